@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT */
+/* compiler/: OpenCL C -> RV64 ELF program binary (clang-19 front end, LLVM C
+ * API middle/back end), and loading a binary back into a program image the
+ * device can run. Knows nothing about OpenCL objects. */
+#ifndef SG_COMPILER_H
+#define SG_COMPILER_H
+
+#include "sg_sim.h"
+
+/* ---- Device address map (fixed; the linker and the device agree) ------- */
+#define SG_ADDR_CODE 0x00010000ull   /* code + read-only data (R/X) */
+#define SG_ADDR_LOCAL 0x40000000ull  /* per-CTA local memory window */
+#define SG_ADDR_PARAMS 0x50000000ull /* parameter block (R) */
+#define SG_ADDR_STACK 0x60000000ull  /* per-CTA private stacks */
+#define SG_ADDR_GLOBAL 0x100000000ull /* global buffers from here up */
+
+/* Parameter block header, at SG_ADDR_PARAMS; the kernel args follow at
+ * SG_PARAM_ARGS_OFFSET, each at sg_kernel_arg.offset from there. */
+struct sg_launch_info {
+  uint32_t work_dim;
+  uint32_t reserved;
+  uint64_t global_offset[3];
+  uint64_t global_size[3];
+  uint64_t enqueued_local_size[3];
+};
+#define SG_PARAM_ARGS_OFFSET 128
+
+/* ---- Kernel metadata --------------------------------------------------- */
+
+enum sg_arg_kind {
+  SG_ARG_GLOBAL,   /* __global pointer: buffer device address (8 bytes) */
+  SG_ARG_CONSTANT, /* __constant pointer: buffer device address (8 bytes) */
+  SG_ARG_LOCAL,    /* __local pointer: device places it in the local window */
+  SG_ARG_VALUE,    /* scalar, vector or struct by value: its bytes */
+  SG_ARG_IMAGE,    /* not supported yet: kernels using them fail to build */
+  SG_ARG_SAMPLER
+};
+
+/* Qualifiers use the numeric values of the CL_KERNEL_ARG_* constants
+ * (runtime/ returns them unchanged). */
+struct sg_kernel_arg {
+  char *name;        /* "" when not recorded */
+  char *type_name;   /* "float*", "int4", "struct foo" */
+  enum sg_arg_kind kind;
+  uint32_t address_qualifier; /* CL_KERNEL_ARG_ADDRESS_* value */
+  uint32_t access_qualifier;  /* CL_KERNEL_ARG_ACCESS_* value */
+  uint64_t type_qualifier;    /* CL_KERNEL_ARG_TYPE_* bits */
+  uint32_t size;    /* bytes clSetKernelArg must receive (8 for pointers) */
+  uint32_t offset;  /* from SG_PARAM_ARGS_OFFSET; unused for SG_ARG_LOCAL */
+};
+
+/* Which work-item functions a kernel uses; lets the runtime pick a local size
+ * for NULL local_work_size and mask the tail when the shape is unobservable. */
+enum {
+  SG_USES_LOCAL_SHAPE = 1u << 0, /* local id/size, group id, num groups, barrier, __local */
+};
+
+struct sg_kernel_info {
+  char *name;
+  char *attributes;           /* CL_KERNEL_ATTRIBUTES text, e.g. "reqd_work_group_size(8,8,1)" */
+  uint32_t num_args;
+  struct sg_kernel_arg *args;
+  uint32_t args_size;         /* bytes of args after SG_PARAM_ARGS_OFFSET */
+  uint32_t reqd_work_group_size[3]; /* 0,0,0 when absent */
+  uint32_t work_group_size_hint[3];
+  uint64_t entry_pc;          /* the generated entry wrapper */
+  uint64_t static_local_size; /* __local variables declared in the kernel */
+  uint32_t private_size;      /* stack bytes per work-item (estimate, for info) */
+  uint32_t uses;              /* SG_USES_* */
+};
+
+/* A loaded program: what the device needs to run any of its kernels. */
+struct sg_program_image {
+  uint64_t ro_base;           /* SG_ADDR_CODE */
+  uint8_t *ro;                /* code + read-only data */
+  uint64_t ro_size;
+  uint64_t rw_base;           /* program-scope variables (.data/.bss) */
+  uint8_t *rw;
+  uint64_t rw_size;
+  struct sg_code *code;       /* pre-decoded, with the reconvergence table */
+  uint32_t cl_c_version;      /* 120, 200, 300: from -cl-std */
+  bool uniform_work_group;    /* 1.x, or -cl-uniform-work-group-size */
+  uint32_t num_kernels;
+  struct sg_kernel_info *kernels;
+};
+
+/* ---- Building ---------------------------------------------------------- */
+
+struct sg_header { const char *name; const char *source; }; /* embedded headers */
+
+struct sg_build_request {
+  const char *source;         /* OpenCL C */
+  const char *options;        /* clBuildProgram options, may be NULL */
+  const struct sg_header *headers;
+  uint32_t num_headers;
+};
+
+struct sg_build_result {
+  char *log;                  /* malloc'd, never NULL after sg_build */
+  void *binary;               /* malloc'd program binary on success */
+  size_t binary_size;
+};
+
+/* Compiles and links a program. SG_OK, SG_EOPTIONS (bad options, log says
+ * which), SG_EBUILD (diagnostics in the log with line:column), SG_ELINK. */
+enum sg_status sg_build(const struct sg_build_request *req, struct sg_build_result *res);
+void sg_build_result_free(struct sg_build_result *res);
+
+/* Validates and loads a binary (from sg_build or from the user). Anything
+ * malformed gives SG_EBINARY with a message in err; never crashes. */
+enum sg_status sg_program_load(const void *binary, size_t size,
+                               struct sg_program_image **out, char *err, size_t errlen);
+void sg_program_image_free(struct sg_program_image *img);
+const struct sg_kernel_info *sg_program_find_kernel(const struct sg_program_image *img,
+                                                    const char *name);
+
+/* What the compiler enables, space-separated; the device reports exactly
+ * these (CL_DEVICE_EXTENSIONS, CL_DEVICE_OPENCL_C_FEATURES). */
+const char *sg_compiler_extensions(void); /* "cl_khr_fp64 cl_khr_global_int32_base_atomics ..." */
+const char *sg_compiler_c_features(void); /* "__opencl_c_fp64 __opencl_c_int64 ..." */
+
+/* Compiler identity (goes into the cache key and CL_DEVICE_VERSION text). */
+const char *sg_compiler_version(void);
+
+#endif

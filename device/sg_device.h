@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/* device/: the configured machine. Turns an ND-range into CTAs (grid, CTA and
+ * warp ids, tail masks), maps device memory and dispatches CTAs to simulated
+ * cores running on host threads. Knows nothing about OpenCL objects. */
+#ifndef SG_DEVICE_H
+#define SG_DEVICE_H
+
+#include <stdio.h>
+
+#include "sg_compiler.h"
+
+/* ---- Configuration (sg_config.def: SG_CFG(name, type, default, "help")) -- */
+struct sg_config {
+#define SG_CFG(name, type, def, help) type name;
+#include "sg_config.def"
+#undef SG_CFG
+};
+
+/* Fills *cfg from spec: NULL or "" = defaults, a preset name ("default",
+ * "mvpgpu", "vortex", ...) or the path of a key=value file (which may start
+ * from a preset with "preset=NAME"). Unknown keys, bad values and
+ * inconsistent settings give SG_EINVAL with a message in err. */
+enum sg_status sg_config_load(struct sg_config *cfg, const char *spec, char *err, size_t errlen);
+/* The spec from the environment: SOFTGPU_CONFIG. */
+enum sg_status sg_config_from_env(struct sg_config *cfg, char *err, size_t errlen);
+void sg_config_print(const struct sg_config *cfg, FILE *out); /* key=value lines */
+uint32_t sg_config_max_work_group_size(const struct sg_config *cfg);
+
+/* ---- ND-range -> grid / CTAs ------------------------------------------ */
+
+struct sg_ndrange {
+  uint32_t work_dim;            /* 1..3 */
+  uint64_t global_offset[3];
+  uint64_t global_size[3];      /* real work-items (1 in unused dims) */
+  uint64_t local_size[3];       /* enqueued work-group size */
+  bool partial_groups;          /* CL2.0+: last group in a dim may be smaller */
+  /* Otherwise CTAs always have local_size threads; those whose global id is
+   * past global_size are masked (never execute). With a local size that
+   * divides the global size (1.x rules) nothing is masked. */
+};
+
+/* Grid size in CTAs per dimension: ceil(global / local). */
+void sg_ndrange_grid(const struct sg_ndrange *nd, uint64_t grid[3]);
+/* Builds CTA number `linear` (x fastest) into *cta: ids, size, warps, masks.
+ * Leaves entry_pc, params_addr, stack_* and core_id to the caller. */
+void sg_ndrange_cta(const struct sg_ndrange *nd, uint32_t warp_size, uint64_t linear,
+                    struct sg_cta_desc *cta);
+
+/* ---- Device and launches ---------------------------------------------- */
+
+struct sg_device; /* the machine: config, global address allocator, host thread pool */
+
+enum sg_status sg_device_create(const struct sg_config *cfg, struct sg_device **out);
+void sg_device_destroy(struct sg_device *dev);
+const struct sg_config *sg_device_config(const struct sg_device *dev);
+
+/* Device address for a new global allocation of size bytes: 256-byte
+ * aligned, with an unmapped guard gap after it. Addresses are not reused. */
+uint64_t sg_device_alloc_address(struct sg_device *dev, uint64_t size);
+
+/* Host-backed global memory bound to a kernel argument. */
+struct sg_buffer {
+  uint64_t addr;     /* from sg_device_alloc_address */
+  uint64_t size;
+  uint8_t *host;
+  bool read_only;    /* kernel stores fault (CL_MEM_READ_ONLY, __constant args) */
+};
+
+/* One kernel argument's value. */
+struct sg_arg_value {
+  const struct sg_buffer *buffer; /* SG_ARG_GLOBAL/CONSTANT; NULL = null pointer */
+  uint64_t local_size;            /* SG_ARG_LOCAL */
+  const void *bytes;              /* SG_ARG_VALUE: kernel_arg.size bytes */
+};
+
+struct sg_launch {
+  const struct sg_program_image *program;
+  const struct sg_kernel_info *kernel;
+  const struct sg_arg_value *args;   /* kernel->num_args entries */
+  struct sg_ndrange nd;
+};
+
+struct sg_launch_result {
+  struct sg_stats stats;
+  struct sg_fault fault;             /* kind != SG_FAULT_NONE when SG_EFAULT */
+  uint32_t fault_ctaid[3];
+  char message[512];                 /* one clear sentence on failure */
+};
+
+/* Runs the whole ND-range; blocks until done. CTAs run on all host threads
+ * (SOFTGPU_THREADS, default: all cores). The first fault stops the launch:
+ * SG_EFAULT with result->message naming the kernel, work-item (global, group
+ * and local ids) and PC. SG_ERESOURCES when local memory does not fit. */
+enum sg_status sg_device_launch(struct sg_device *dev, const struct sg_launch *launch,
+                                struct sg_launch_result *result);
+
+#endif

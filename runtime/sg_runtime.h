@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: MIT */
+/* runtime/: the OpenCL objects and API checks. This header is shared by every
+ * file in runtime/ and icd/: object layout, validation, error reporting, and
+ * the command interface between enqueue calls and queue workers. */
+#ifndef SG_RUNTIME_H
+#define SG_RUNTIME_H
+
+#define CL_TARGET_OPENCL_VERSION 300
+#define CL_USE_DEPRECATED_OPENCL_1_0_APIS
+#define CL_USE_DEPRECATED_OPENCL_1_1_APIS
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#define CL_USE_DEPRECATED_OPENCL_2_0_APIS
+#include <CL/cl.h>
+#include <CL/cl_icd.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "sg_device.h"
+
+/* ---- Objects ----------------------------------------------------------- */
+
+enum sg_kind {
+  SG_KIND_PLATFORM = 1,
+  SG_KIND_DEVICE,
+  SG_KIND_CONTEXT,
+  SG_KIND_QUEUE,
+  SG_KIND_MEM,
+  SG_KIND_PROGRAM,
+  SG_KIND_KERNEL,
+  SG_KIND_EVENT,
+  SG_KIND_SAMPLER
+};
+
+#define SG_MAGIC 0x53475055u /* "SGPU"; cleared on destroy */
+
+struct sg_object {
+  uint32_t kind;
+  uint32_t magic;
+  atomic_uint refcount;      /* the application's references */
+  atomic_uint internal;      /* references held by SoftGPU itself (commands, children) */
+  void (*destroy)(void *self);
+};
+
+/* Every CL object starts like this (the ICD loader reads `dispatch`). */
+#define SG_OBJECT_HEAD                                                         \
+  const cl_icd_dispatch *dispatch;                                             \
+  struct sg_object obj
+
+extern const cl_icd_dispatch sg_dispatch;
+
+void sg_object_init(void *o, enum sg_kind kind, void (*destroy)(void *self));
+/* NULL, wrong dispatch, wrong kind or cleared magic -> false. */
+bool sg_valid(const void *o, enum sg_kind kind);
+void sg_retain(void *o);           /* application reference */
+void sg_release(void *o);          /* application reference; destroys at 0/0 */
+void sg_retain_internal(void *o);
+void sg_release_internal(void *o);
+
+/* ---- Errors ------------------------------------------------------------ */
+
+const char *sg_error_name(cl_int err);
+/* Under SOFTGPU_DEBUG: "SoftGPU: clFoo: CL_INVALID_VALUE: message" on stderr. */
+void sg_log_error(const char *api, cl_int err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void sg_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Condition, spec code and message on one line; one `fail:` per function,
+ * which must declare `cl_int err = CL_SUCCESS;`. */
+#define SG_CHECK(cond, code, ...)                                              \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      err = (code);                                                            \
+      sg_log_error(__func__, err, __VA_ARGS__);                                \
+      goto fail;                                                               \
+    }                                                                          \
+  } while (0)
+
+#define SG_SET_ERR(errcode_ret, err)                                           \
+  do {                                                                         \
+    if (errcode_ret)                                                           \
+      *(errcode_ret) = (err);                                                  \
+  } while (0)
+
+/* Maps a status from below runtime/ to the CL code for the given use. */
+cl_int sg_status_to_cl(enum sg_status st);
+
+/* ---- Get*Info ---------------------------------------------------------- */
+
+/* All Get*Info sizing in one place: copies size bytes of value when
+ * param_value is non-NULL (CL_INVALID_VALUE if param_value_size < size) and
+ * always stores size in *param_value_size_ret when non-NULL. */
+cl_int sg_info(size_t param_value_size, void *param_value, size_t *param_value_size_ret,
+               const void *value, size_t size);
+cl_int sg_info_str(size_t param_value_size, void *param_value, size_t *param_value_size_ret,
+                   const char *s);
+#define SG_INFO_VAL(type, v)                                                   \
+  do {                                                                         \
+    type sg_tmp_ = (v);                                                        \
+    return sg_info(param_value_size, param_value, param_value_size_ret,        \
+                   &sg_tmp_, sizeof sg_tmp_);                                  \
+  } while (0)
+
+/* ---- The objects ------------------------------------------------------- */
+
+struct _cl_platform_id {
+  SG_OBJECT_HEAD;
+  cl_device_id device;         /* SoftGPU has one device */
+};
+
+struct _cl_device_id {
+  SG_OBJECT_HEAD;
+  cl_platform_id platform;
+  struct sg_config config;
+  struct sg_device *machine;   /* device/ */
+};
+
+struct _cl_context {
+  SG_OBJECT_HEAD;
+  cl_device_id device;
+  cl_context_properties *properties; /* copy, 0-terminated; NULL if none */
+  size_t num_properties;             /* entries incl. the terminator */
+  void(CL_CALLBACK *notify)(const char *, const void *, size_t, void *);
+  void *notify_data;
+  pthread_mutex_t lock;
+  struct sg_destructor_cb *destructors; /* clSetContextDestructorCallback */
+};
+
+struct sg_destructor_cb {
+  void(CL_CALLBACK *fn)(void *obj, void *user_data); /* cl_mem or cl_context */
+  void *user_data;
+  struct sg_destructor_cb *next;
+};
+
+struct _cl_mem {
+  SG_OBJECT_HEAD;
+  cl_context context;
+  cl_mem_object_type type;     /* CL_MEM_OBJECT_BUFFER */
+  cl_mem_flags flags;
+  size_t size;
+  void *host_ptr;              /* CL_MEM_USE_HOST_PTR pointer, else NULL */
+  struct sg_buffer buf;        /* device address + host backing store */
+  cl_mem parent;               /* sub-buffer: parent buffer, else NULL */
+  size_t offset;               /* sub-buffer origin */
+  atomic_uint map_count;
+  pthread_mutex_t lock;
+  struct sg_destructor_cb *destructors;
+};
+
+struct _cl_event {
+  SG_OBJECT_HEAD;
+  cl_context context;
+  cl_command_queue queue;      /* NULL for user events */
+  cl_command_type type;
+  pthread_mutex_t lock;
+  pthread_cond_t cond;
+  cl_int status;               /* CL_QUEUED .. CL_COMPLETE, or < 0 */
+  cl_ulong times[4];           /* queued, submit, start, end (ns) */
+  struct sg_event_cb *callbacks;
+};
+
+struct sg_event_cb {
+  void(CL_CALLBACK *fn)(cl_event, cl_int, void *);
+  void *user_data;
+  cl_int on_status;
+  struct sg_event_cb *next;
+};
+
+/* Moves an event to a new status (CL_SUBMITTED, CL_RUNNING, CL_COMPLETE or a
+ * negative error), stamps profiling times, wakes waiters, runs callbacks. */
+void sg_event_set_status(cl_event ev, cl_int status);
+/* Blocks until every event is complete or failed; CL_SUCCESS, or
+ * CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if any failed. */
+cl_int sg_event_wait(cl_uint n, const cl_event *events);
+/* Checks a wait list per the spec: (n == 0) == (list == NULL), each a valid
+ * event in the same context. */
+cl_int sg_check_wait_list(cl_context ctx, cl_uint n, const cl_event *list);
+
+/* ---- Commands ---------------------------------------------------------- */
+
+/* One enqueued command. The enqueue call fills type, run, free and the
+ * payload, then hands it to sg_queue_submit, which owns it from then on. The
+ * worker waits for the wait list, sets CL_RUNNING, calls run, and sets the
+ * event to CL_COMPLETE or to run's negative return value. */
+struct sg_command {
+  cl_command_type type;        /* CL_COMMAND_* */
+  cl_int (*run)(struct sg_command *cmd);
+  void (*free)(struct sg_command *cmd); /* releases what the payload holds; may be NULL */
+  void *payload;               /* command-specific, owned by the command */
+  cl_event event;              /* set by sg_queue_submit */
+  cl_uint num_waits;
+  cl_event *waits;             /* retained internally */
+  struct sg_command *next;
+};
+
+struct _cl_command_queue {
+  SG_OBJECT_HEAD;
+  cl_context context;
+  cl_device_id device;
+  cl_command_queue_properties properties;
+  cl_queue_properties *props_array;     /* clCreateCommandQueueWithProperties copy */
+  size_t num_props;
+  pthread_mutex_t lock;
+  pthread_cond_t cond;
+  struct sg_command *head, *tail;       /* pending commands, in order */
+  cl_event last;                        /* last submitted event (in-order chaining) */
+  pthread_t worker;
+  bool stop;
+};
+
+/* Submits cmd to q: validates and retains the wait list, makes the event
+ * (returned in *event_out, retained for the application, if non-NULL),
+ * queues the command; if blocking, waits for it and returns its status
+ * (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if a wait failed). On error
+ * nothing is queued and cmd is freed. */
+cl_int sg_queue_submit(cl_command_queue q, struct sg_command *cmd, cl_uint num_waits,
+                       const cl_event *waits, cl_event *event_out, bool blocking);
+
+struct _cl_program {
+  SG_OBJECT_HEAD;
+  cl_context context;
+  pthread_mutex_t lock;
+  char *source;                 /* NULL for programs from binary */
+  void *binary;                 /* program binary once built / loaded */
+  size_t binary_size;
+  cl_program_binary_type binary_type;
+  char *options;                /* last build options */
+  char *log;                    /* last build log */
+  cl_build_status build_status;
+  struct sg_program_image *image; /* loaded binary, NULL until built */
+  atomic_uint num_kernels;      /* live cl_kernels (CL_INVALID_OPERATION on rebuild) */
+};
+
+struct _cl_kernel {
+  SG_OBJECT_HEAD;
+  cl_program program;
+  const struct sg_kernel_info *info; /* inside program->image */
+  struct sg_arg_value *args;         /* num_args entries */
+  uint8_t *values;                   /* by-value argument bytes */
+  cl_mem *arg_mems;                  /* buffer args (retained at enqueue) */
+  bool *arg_set;
+};
+
+struct _cl_sampler {
+  SG_OBJECT_HEAD;
+  cl_context context;
+};
+
+/* ---- Shared helpers ---------------------------------------------------- */
+
+/* The platform singleton (created on first use, never freed). */
+cl_platform_id sg_platform_get(void);
+/* Host monotonic time in ns (profiling). */
+cl_ulong sg_now_ns(void);
+
+#endif
