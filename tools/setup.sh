@@ -1,0 +1,27 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Installs what building and testing SoftGPU needs (Debian 12, as root), then
+# configures and builds it in ./build. Idempotent: installs only what is missing.
+set -eu
+cd "$(dirname "$0")/.."
+
+PACKAGES="build-essential cmake ninja-build pkg-config
+  clang-19 llvm-19-dev libclang-19-dev lld-19
+  ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-headers clinfo
+  libcmocka-dev libelf-dev zlib1g-dev libzstd-dev
+  pocl-opencl-icd oclgrind"
+
+missing=""
+for p in $PACKAGES; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  echo "setup: installing$missing"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  # shellcheck disable=SC2086
+  apt-get install -y -qq --no-install-recommends $missing
+fi
+
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+cmake --build build -j "$(nproc)"
