@@ -1,0 +1,5 @@
+kernel void vecadd(global const int *a, global const int *b, global int *c)
+{
+  size_t i = get_global_id(0);
+  c[i] = a[i] + b[i];
+}
