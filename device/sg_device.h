@@ -24,6 +24,7 @@ enum sg_status sg_config_load(struct sg_config *cfg, const char *spec, char *err
 /* The spec from the environment: SOFTGPU_CONFIG. */
 enum sg_status sg_config_from_env(struct sg_config *cfg, char *err, size_t errlen);
 void sg_config_print(const struct sg_config *cfg, FILE *out); /* key=value lines */
+void sg_config_help(FILE *out); /* every key with its help and default, the presets */
 uint32_t sg_config_max_work_group_size(const struct sg_config *cfg);
 
 /* ---- ND-range -> grid / CTAs ------------------------------------------ */
@@ -93,5 +94,31 @@ struct sg_launch_result {
  * and local ids) and PC. SG_ERESOURCES when local memory does not fit. */
 enum sg_status sg_device_launch(struct sg_device *dev, const struct sg_launch *launch,
                                 struct sg_launch_result *result);
+
+/* ---- Launch memory map (used by sg_device_launch; exposed for tests) --- */
+
+/* The regions of one launch, sorted by base: program image (code R|X, data
+ * R|W), parameter block (R), bound buffers (R|W, or R when every binding is
+ * read-only; repeated or overlapping bindings merge), and the local window
+ * and stacks, whose host storage differs per worker (NULL here). */
+struct sg_launch_memmap {
+  struct sg_region *regions;
+  uint32_t count;
+  int32_t local_index, stack_index; /* -1 when the window is empty */
+  char (*names)[32];                /* storage for buffer region names */
+};
+
+/* params: the parameter block (params_size bytes, mapped at SG_ADDR_PARAMS);
+ * local_size: bytes of the local window; stack_size: bytes of all of one
+ * CTA's stacks. SG_EINVAL (message in err) when buffers or the program image
+ * overlap each other or a fixed window. */
+enum sg_status sg_memmap_build(const struct sg_launch *launch, uint8_t *params,
+                               uint64_t params_size, uint64_t local_size, uint64_t stack_size,
+                               struct sg_launch_memmap *out, char *err, size_t errlen);
+void sg_memmap_free(struct sg_launch_memmap *map);
+/* One worker's view of the launch: copies the regions into regions[] (map->count
+ * entries), pointing the local window and stacks at this worker's storage. */
+void sg_memmap_bind(const struct sg_launch_memmap *map, uint8_t *local, uint8_t *stack,
+                    struct sg_region *regions, struct sg_memmap *out);
 
 #endif

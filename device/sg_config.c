@@ -1,0 +1,359 @@
+/* SPDX-License-Identifier: MIT */
+/* DESIGN.md 3, "a configured machine": the machine configuration. Every key
+ * comes from one line of sg_config.def; presets are key=value text parsed by
+ * the same parser as configuration files, so there is one way to set a key. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sg_device.h"
+
+/* One row per key, generated from sg_config.def. The _Generic makes any key
+ * type other than uint32_t / uint64_t a compile error. */
+struct key {
+  const char *name;
+  size_t offset;
+  unsigned size; /* 4 or 8 bytes */
+  const char *help;
+};
+
+static const struct key keys[] = {
+#define SG_CFG(name, type, def, help)                                                  \
+  {#name, offsetof(struct sg_config, name), _Generic((type)0, uint32_t: 4, uint64_t: 8), help},
+#include "sg_config.def"
+#undef SG_CFG
+};
+
+enum {
+#define SG_CFG(name, type, def, help) KEY_##name,
+#include "sg_config.def"
+#undef SG_CFG
+  NUM_KEYS
+};
+
+static const struct sg_config defaults = {
+#define SG_CFG(name, type, def, help) .name = def,
+#include "sg_config.def"
+#undef SG_CFG
+};
+
+/* Presets are configuration text over the defaults. */
+struct preset {
+  const char *name;
+  const char *text;
+};
+
+static const struct preset presets[] = {
+    /* A small modern GPU: the .def defaults. */
+    {"default", ""},
+    /* MVPGPU-SIM (seed 000): one SP runs one CTA of 64 threads, 16 warps x
+     * 4 lanes. */
+    {"mvpgpu", "cores=1\nwarps_per_core=16\nwarp_size=4\n"},
+    /* Vortex's default machine: 4 cores x 4 warps x 4 threads. */
+    {"vortex", "cores=4\nwarps_per_core=4\nwarp_size=4\n"},
+    /* 64-lane warps (wavefronts), 1024-thread work-groups. */
+    {"wide", "warps_per_core=16\nwarp_size=64\n"},
+};
+
+#define NUM_PRESETS (sizeof presets / sizeof presets[0])
+#define MAX_FILE_SIZE (1u << 20)
+
+/* Where each key was last set, for error messages. */
+struct origin {
+  const char *src; /* NULL: still the default */
+  unsigned line;
+};
+
+static enum sg_status fail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static enum sg_status fail(char *err, size_t errlen, const char *fmt, ...) {
+  if (err && errlen) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+  }
+  return SG_EINVAL;
+}
+
+static uint64_t get_key(const struct sg_config *cfg, const struct key *k) {
+  const char *p = (const char *)cfg + k->offset;
+  if (k->size == 4) {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+  }
+  uint64_t v;
+  memcpy(&v, p, 8);
+  return v;
+}
+
+static void set_key(struct sg_config *cfg, const struct key *k, uint64_t v) {
+  char *p = (char *)cfg + k->offset;
+  if (k->size == 4) {
+    uint32_t v32 = (uint32_t)v;
+    memcpy(p, &v32, 4);
+  } else {
+    memcpy(p, &v, 8);
+  }
+}
+
+static const struct key *find_key(const char *name) {
+  for (unsigned i = 0; i < NUM_KEYS; i++)
+    if (strcmp(keys[i].name, name) == 0)
+      return &keys[i];
+  return NULL;
+}
+
+static const struct preset *find_preset(const char *name) {
+  for (unsigned i = 0; i < NUM_PRESETS; i++)
+    if (strcmp(presets[i].name, name) == 0)
+      return &presets[i];
+  return NULL;
+}
+
+/* Unsigned decimal or 0x-hex, with an optional binary suffix k, m or g
+ * ("64k" = 65536). Rejects signs, junk and values above max. */
+static bool parse_number(const char *s, uint64_t max, uint64_t *out) {
+  unsigned base = 10;
+  if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    base = 16;
+    s += 2;
+  }
+  uint64_t v = 0;
+  const char *start = s;
+  for (;; s++) {
+    unsigned d;
+    if (*s >= '0' && *s <= '9')
+      d = (unsigned)(*s - '0');
+    else if (base == 16 && *s >= 'a' && *s <= 'f')
+      d = (unsigned)(*s - 'a' + 10);
+    else if (base == 16 && *s >= 'A' && *s <= 'F')
+      d = (unsigned)(*s - 'A' + 10);
+    else
+      break;
+    if (v > (UINT64_MAX - d) / base)
+      return false;
+    v = v * base + d;
+  }
+  if (s == start)
+    return false;
+  unsigned shift = 0;
+  switch (*s) {
+  case 'k': case 'K': shift = 10; s++; break;
+  case 'm': case 'M': shift = 20; s++; break;
+  case 'g': case 'G': shift = 30; s++; break;
+  }
+  if (*s != '\0' || v > (max >> shift))
+    return false;
+  *out = v << shift;
+  return true;
+}
+
+static char *trim(char *s) {
+  while (*s == ' ' || *s == '\t' || *s == '\r')
+    s++;
+  size_t n = strlen(s);
+  while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+    s[--n] = '\0';
+  return s;
+}
+
+/* The rules a machine must satisfy. Returns the offending key (or -1) and
+ * says why in `why`. Checked once after all settings are applied, so the
+ * order of keys in a file does not matter. */
+static int check_config(const struct sg_config *c, char *why, size_t n) {
+#define REQUIRE(key, cond, ...)                                                        \
+  do {                                                                                 \
+    if (!(cond)) {                                                                     \
+      snprintf(why, n, __VA_ARGS__);                                                   \
+      return KEY_##key;                                                                \
+    }                                                                                  \
+  } while (0)
+  uint64_t wg = sg_config_max_work_group_size(c);
+  REQUIRE(cores, c->cores >= 1 && c->cores <= 1024, "must be 1..1024");
+  REQUIRE(warp_size, c->warp_size >= 1 && c->warp_size <= SG_MAX_WARP_SIZE,
+          "must be 1..%u", SG_MAX_WARP_SIZE);
+  REQUIRE(warps_per_core, c->warps_per_core >= 1 && c->warps_per_core <= SG_MAX_CTA_WARPS,
+          "must be 1..%u", SG_MAX_CTA_WARPS);
+  REQUIRE(local_mem_per_core, c->local_mem_per_core <= SG_ADDR_PARAMS - SG_ADDR_LOCAL,
+          "must be at most 0x%llx (the local memory window)",
+          (unsigned long long)(SG_ADDR_PARAMS - SG_ADDR_LOCAL));
+  REQUIRE(stack_per_lane, c->stack_per_lane % 16 == 0 && c->stack_per_lane >= 256,
+          "must be a multiple of 16 and at least 256");
+  REQUIRE(stack_per_lane, wg * c->stack_per_lane <= SG_ADDR_GLOBAL - SG_ADDR_STACK,
+          "times the largest work-group (%" PRIu64 ") must fit the 0x%llx-byte stack window",
+          wg, (unsigned long long)(SG_ADDR_GLOBAL - SG_ADDR_STACK));
+  REQUIRE(clock_mhz, c->clock_mhz >= 1, "must be at least 1");
+  REQUIRE(global_mem_size, c->global_mem_size >= (1u << 20), "must be at least 1 MiB");
+  REQUIRE(host_threads, c->host_threads <= 1024, "must be 0..1024");
+  return -1;
+#undef REQUIRE
+}
+
+static enum sg_status parse_text(struct sg_config *cfg, struct origin *org, char *text,
+                                 const char *src, char *err, size_t errlen);
+
+static enum sg_status apply_preset(struct sg_config *cfg, struct origin *org,
+                                   const struct preset *p, char *err, size_t errlen) {
+  char *text = strdup(p->text);
+  if (!text)
+    return fail(err, errlen, "out of memory reading preset '%s'", p->name);
+  *cfg = defaults;
+  for (unsigned i = 0; i < NUM_KEYS; i++)
+    org[i] = (struct origin){0};
+  enum sg_status st = parse_text(cfg, org, text, p->name, err, errlen);
+  free(text);
+  return st;
+}
+
+/* Applies the key=value lines of text (modified in place) to cfg. "preset="
+ * may only come before any key, since it resets every key. */
+static enum sg_status parse_text(struct sg_config *cfg, struct origin *org, char *text,
+                                 const char *src, char *err, size_t errlen) {
+  bool any_key = false;
+  unsigned line = 0;
+  for (char *next = text; next;) {
+    char *s = next;
+    next = strchr(s, '\n');
+    if (next)
+      *next++ = '\0';
+    line++;
+    char *hash = strchr(s, '#');
+    if (hash)
+      *hash = '\0';
+    s = trim(s);
+    if (*s == '\0')
+      continue;
+    char *eq = strchr(s, '=');
+    if (!eq)
+      return fail(err, errlen, "%s:%u: expected key=value, got '%s'", src, line, s);
+    *eq = '\0';
+    char *name = trim(s), *value = trim(eq + 1);
+    if (strcmp(name, "preset") == 0) {
+      const struct preset *p = find_preset(value);
+      if (!p)
+        return fail(err, errlen, "%s:%u: preset: no preset named '%s'", src, line, value);
+      if (any_key)
+        return fail(err, errlen, "%s:%u: preset: must come before any other key", src,
+                    line);
+      enum sg_status st = apply_preset(cfg, org, p, err, errlen);
+      if (st != SG_OK)
+        return st;
+      continue;
+    }
+    const struct key *k = find_key(name);
+    if (!k) {
+      char known[256] = "";
+      for (unsigned i = 0; i < NUM_KEYS; i++)
+        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s",
+                 i ? ", " : "", keys[i].name);
+      return fail(err, errlen, "%s:%u: unknown key '%s' (keys: %s)", src, line, name,
+                  known);
+    }
+    uint64_t v;
+    if (!parse_number(value, k->size == 4 ? UINT32_MAX : UINT64_MAX, &v))
+      return fail(err, errlen,
+                  "%s:%u: %s: bad value '%s' (expected an unsigned %u-bit number: "
+                  "decimal or 0x hex, optional k/m/g suffix)",
+                  src, line, name, value, k->size * 8);
+    set_key(cfg, k, v);
+    org[k - keys] = (struct origin){src, line};
+    any_key = true;
+  }
+  return SG_OK;
+}
+
+static enum sg_status read_file(const char *path, char **out, char *err, size_t errlen) {
+  FILE *f = fopen(path, "rb");
+  if (!f && errno == ENOENT) {
+    char names[128] = "";
+    for (unsigned i = 0; i < NUM_PRESETS; i++)
+      snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
+               presets[i].name);
+    return fail(err, errlen, "no preset or file named '%s' (presets: %s)", path, names);
+  }
+  if (!f)
+    return fail(err, errlen, "cannot open configuration file '%s': %s", path,
+                strerror(errno));
+  char *text = malloc(MAX_FILE_SIZE + 1);
+  size_t n = text ? fread(text, 1, MAX_FILE_SIZE + 1, f) : 0;
+  bool bad = !text || ferror(f) || n > MAX_FILE_SIZE;
+  fclose(f);
+  if (bad) {
+    free(text);
+    return fail(err, errlen, "cannot read configuration file '%s' (unreadable or over %u "
+                "bytes)", path, MAX_FILE_SIZE);
+  }
+  text[n] = '\0';
+  if (strlen(text) != n) {
+    free(text);
+    return fail(err, errlen, "configuration file '%s' is not text", path);
+  }
+  *out = text;
+  return SG_OK;
+}
+
+enum sg_status sg_config_load(struct sg_config *cfg, const char *spec, char *err,
+                              size_t errlen) {
+  struct sg_config c = defaults;
+  struct origin org[NUM_KEYS] = {{0}};
+  enum sg_status st = SG_OK;
+  const struct preset *p = spec && *spec ? find_preset(spec) : NULL;
+  if (p) {
+    st = apply_preset(&c, org, p, err, errlen);
+  } else if (spec && *spec) {
+    char *text = NULL;
+    st = read_file(spec, &text, err, errlen);
+    if (st == SG_OK) {
+      st = parse_text(&c, org, text, spec, err, errlen);
+      free(text);
+    }
+  }
+  if (st != SG_OK)
+    return st;
+  char why[160];
+  int bad = check_config(&c, why, sizeof why);
+  if (bad >= 0) {
+    const struct origin *o = &org[bad];
+    if (o->src)
+      return fail(err, errlen, "%s:%u: %s=%" PRIu64 ": %s", o->src, o->line,
+                  keys[bad].name, get_key(&c, &keys[bad]), why);
+    return fail(err, errlen, "%s: %s=%" PRIu64 " (default): %s", spec ? spec : "defaults",
+                keys[bad].name, get_key(&c, &keys[bad]), why);
+  }
+  *cfg = c;
+  return SG_OK;
+}
+
+enum sg_status sg_config_from_env(struct sg_config *cfg, char *err, size_t errlen) {
+  char msg[400];
+  enum sg_status st = sg_config_load(cfg, getenv("SOFTGPU_CONFIG"), msg, sizeof msg);
+  if (st != SG_OK)
+    return fail(err, errlen, "SOFTGPU_CONFIG: %s", msg);
+  return SG_OK;
+}
+
+void sg_config_print(const struct sg_config *cfg, FILE *out) {
+  for (unsigned i = 0; i < NUM_KEYS; i++)
+    fprintf(out, "%s=%" PRIu64 "\n", keys[i].name, get_key(cfg, &keys[i]));
+}
+
+void sg_config_help(FILE *out) {
+  for (unsigned i = 0; i < NUM_KEYS; i++)
+    fprintf(out, "%-20s %s (default %" PRIu64 ")\n", keys[i].name, keys[i].help,
+            get_key(&defaults, &keys[i]));
+  fprintf(out, "presets:");
+  for (unsigned i = 0; i < NUM_PRESETS; i++)
+    fprintf(out, " %s", presets[i].name);
+  fprintf(out, "\n");
+}
+
+uint32_t sg_config_max_work_group_size(const struct sg_config *cfg) {
+  uint64_t n = (uint64_t)cfg->warps_per_core * cfg->warp_size;
+  return n < SG_MAX_CTA_THREADS ? (uint32_t)n : SG_MAX_CTA_THREADS;
+}

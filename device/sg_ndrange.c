@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/* DESIGN.md 3, "ND-range to hardware": the grid of CTAs, each CTA's 3-D ids
+ * and size, its split into warps (threads x fastest, then y, then z) and the
+ * initial lane masks that keep tail threads from ever executing. */
+#include <assert.h>
+#include <string.h>
+
+#include "sg_device.h"
+
+void sg_ndrange_grid(const struct sg_ndrange *nd, uint64_t grid[3]) {
+  for (int d = 0; d < 3; d++) {
+    assert(nd->local_size[d] > 0);
+    grid[d] = nd->global_size[d] / nd->local_size[d] +
+              (nd->global_size[d] % nd->local_size[d] != 0);
+  }
+}
+
+/* Work-items of CTA `ctaid` in dimension d that exist in the ND-range: the
+ * local size, or less in the last CTA of a dimension the local size does not
+ * divide. (The global offset shifts ids, not which ones exist.) */
+static uint64_t real_extent(const struct sg_ndrange *nd, int d, uint64_t ctaid) {
+  uint64_t first = ctaid * nd->local_size[d];
+  uint64_t left = nd->global_size[d] - first;
+  return left < nd->local_size[d] ? left : nd->local_size[d];
+}
+
+void sg_ndrange_cta(const struct sg_ndrange *nd, uint32_t warp_size, uint64_t linear,
+                    struct sg_cta_desc *cta) {
+  uint64_t grid[3], real[3];
+  sg_ndrange_grid(nd, grid);
+  assert(warp_size >= 1 && warp_size <= SG_MAX_WARP_SIZE);
+  assert(linear < grid[0] * grid[1] * grid[2]);
+
+  /* CTA ids: x fastest, as the seed's increment_x_then_y_then_z. */
+  uint64_t ctaid[3] = {linear % grid[0], linear / grid[0] % grid[1],
+                       linear / (grid[0] * grid[1])};
+  for (int d = 0; d < 3; d++) {
+    real[d] = real_extent(nd, d, ctaid[d]);
+    cta->ctaid[d] = (uint32_t)ctaid[d];
+    cta->nctaid[d] = (uint32_t)grid[d];
+    /* A partial group is really smaller; otherwise the CTA keeps the
+     * enqueued shape and the threads past the end are masked below. */
+    cta->ntid[d] = (uint32_t)(nd->partial_groups ? real[d] : nd->local_size[d]);
+  }
+  cta->num_threads = cta->ntid[0] * cta->ntid[1] * cta->ntid[2];
+  assert(cta->num_threads >= 1 && cta->num_threads <= SG_MAX_CTA_THREADS);
+  cta->num_warps = (cta->num_threads + warp_size - 1) / warp_size;
+
+  /* Thread t of the CTA is lane t % warp_size of warp t / warp_size. Lanes
+   * past num_threads (the last warp's tail) never get a bit. */
+  memset(cta->init_mask, 0, cta->num_warps * sizeof cta->init_mask[0]);
+  for (uint32_t t = 0; t < cta->num_threads; t++) {
+    uint32_t x = t % cta->ntid[0];
+    uint32_t y = t / cta->ntid[0] % cta->ntid[1];
+    uint32_t z = t / (cta->ntid[0] * cta->ntid[1]);
+    if (x < real[0] && y < real[1] && z < real[2])
+      cta->init_mask[t / warp_size] |= 1ull << (t % warp_size);
+  }
+}
