@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: MIT */
+/* Kernel tests, SIMT control flow (DESIGN.md "Tests"): the host reference
+ * for the simt/ cases. Each case is recomputed sequentially, one work-item
+ * after another (barrier cases one work-group phase after another), which
+ * is what SIMT execution must be indistinguishable from.
+ * Usage: simt_ref CASE  -- prints CASE.ref on stdout. */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+enum { N = 200, NB = 256, LB = 64 };
+typedef uint32_t u32;
+
+static void print_buffer(int arg, const u32 *v, int n)
+{
+  printf("buffer %d\n", arg);
+  for (int i = 0; i < n; i++)
+    printf("%u%c", v[i], i % 8 == 7 || i == n - 1 ? '\n' : ' ');
+}
+
+static void fill(u32 *v, int n, u32 x)
+{
+  for (int i = 0; i < n; i++)
+    v[i] = x;
+}
+
+static void ref_ifelse(void)
+{
+  u32 a[N], b[N];
+  fill(a, N, 0);
+  fill(b, N, 0xcafe);
+  for (u32 i = 0; i < N; i++) {
+    u32 x = i * 0x9E3779B1u;
+    if ((x >> 28) & 1) {
+      a[i] = x >> 3;
+    } else {
+      b[i] = x + 7;
+      a[i] = 1;
+    }
+  }
+  print_buffer(1, a, N);
+  print_buffer(2, b, N);
+}
+
+static void ref_nested(void)
+{
+  u32 out[N], tag[N];
+  fill(tag, N, 9);
+  for (u32 i = 0; i < N; i++) {
+    if (i % 4 == 0)
+      out[i] = i * 10, tag[i] = 1;
+    else if (i % 8 == 2)
+      out[i] = (i + 3) * 2, tag[i] = 2;
+    else if (i % 2 == 0)
+      out[i] = i + 3;
+    else if (i % 3 == 0)
+      out[i] = i - 1;
+    else
+      out[i] = ~i, tag[i] = 3;
+  }
+  print_buffer(0, out, N);
+  print_buffer(1, tag, N);
+}
+
+static void ref_loops(void)
+{
+  u32 acc[N], steps[N];
+  for (u32 i = 0; i < N; i++) {
+    u32 n = (i * 0x9E3779B1u >> 20) % 37;
+    acc[i] = i;
+    for (u32 k = 0; k < n; k++)
+      acc[i] = acc[i] * 1664525u + 1013904223u + k;
+    steps[i] = 0;
+    for (u32 x = i + 1; x != 1; steps[i]++)
+      x = x % 2 ? 3 * x + 1 : x / 2;
+  }
+  print_buffer(1, acc, N);
+  print_buffer(2, steps, N);
+}
+
+static u32 first_factor_pair(u32 target)
+{
+  for (u32 a = 1; a < 16; a++)
+    for (u32 b = 1; b < 16; b++)
+      if (a * b == target)
+        return a * 100 + b;
+  return 0;
+}
+
+static void ref_break_continue(void)
+{
+  u32 out[N], inner[N];
+  for (u32 i = 0; i < N; i++) {
+    u32 acc = 0;
+    for (u32 k = 0; k < 64 && acc <= 100 + i; k++)
+      if ((k + i) % 5 != 0)
+        acc += k * (i & 7) + 1;
+    out[i] = acc;
+    inner[i] = first_factor_pair(i % 50);
+  }
+  print_buffer(0, out, N);
+  print_buffer(1, inner, N);
+}
+
+static void ref_early_return(void)
+{
+  u32 out[N], count[N];
+  fill(out, N, 0xffffffffu);
+  fill(count, N, 0xffffffffu);
+  for (u32 i = 0; i < N; i++) {
+    if (i % 3 == 1)
+      continue;
+    if (i % 5 == 0) {
+      out[i] = 5;
+      continue;
+    }
+    /* The loop stops at k == i % 11 (always < 20), having summed k ^ i
+     * for k = 0 .. i % 11. */
+    u32 s = 0;
+    for (u32 k = 0; k <= i % 11; k++)
+      s += k ^ i;
+    if (i & 1)
+      count[i] = s;
+    else
+      out[i] = i * 7 + s;
+  }
+  print_buffer(0, out, N);
+  print_buffer(1, count, N);
+}
+
+static void ref_barrier_reconv(void)
+{
+  u32 out[NB], tmp[LB];
+  for (u32 grp = 0; grp < NB / LB; grp++) {
+    for (u32 l = 0; l < LB; l++) {
+      u32 x = 5 + 2 * (grp * LB + l);
+      tmp[l] = x + 100;
+      if (l & 1) {
+        tmp[l] = x * 3;
+        for (u32 k = 0; k < l % 7; k++)
+          tmp[l] += k * x;
+      }
+    }
+    for (u32 l = 0; l < LB; l++)
+      out[grp * LB + l] = tmp[(l + 1) % LB] + 2 * tmp[LB - 1 - l];
+  }
+  print_buffer(1, out, NB);
+}
+
+static void ref_switch(void)
+{
+  u32 out[N];
+  for (u32 i = 0; i < N; i++) {
+    u32 x = i * 0x9E3779B1u >> 16;
+    static const int kind[9] = {0, 1, 2, 3, 3, 5, 5, 7, 5};
+    switch (kind[x % 9]) {
+    case 0: out[i] = x; break;
+    case 1: out[i] = 11 + x * 2; break;
+    case 2: out[i] = x * 2; break;
+    case 3: out[i] = x ^ 0xff; break;
+    case 7: out[i] = x >> 2; break;
+    default: out[i] = 1000 + x % 9; break;
+    }
+  }
+  print_buffer(1, out, N);
+}
+
+static void ref_loop_barrier(void)
+{
+  u32 out[NB];
+  for (u32 grp = 0; grp < NB / LB; grp++) {
+    u32 sum = 0;
+    for (u32 l = 0; l < LB; l++) {
+      sum += 1 + 3 * (grp * LB + l);
+      out[grp * LB + l] = sum;
+    }
+  }
+  print_buffer(1, out, NB);
+}
+
+static const struct {
+  const char *name;
+  void (*ref)(void);
+} cases[] = {
+    {"ifelse", ref_ifelse},
+    {"nested", ref_nested},
+    {"loops", ref_loops},
+    {"break_continue", ref_break_continue},
+    {"early_return", ref_early_return},
+    {"barrier_reconv", ref_barrier_reconv},
+    {"switch", ref_switch},
+    {"loop_barrier", ref_loop_barrier},
+};
+
+int main(int argc, char **argv)
+{
+  for (size_t i = 0; argc == 2 && i < sizeof(cases) / sizeof(cases[0]); i++)
+    if (!strcmp(argv[1], cases[i].name)) {
+      cases[i].ref();
+      return 0;
+    }
+  fprintf(stderr, "usage: %s CASE (a simt/ case name)\n", argv[0]);
+  return 2;
+}
