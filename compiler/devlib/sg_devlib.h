@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: MIT */
+/* compiler/devlib: private header of the OpenCL C device library (DESIGN.md
+ * "The compiler": the library linked into every program). Definition
+ * helpers, the SIMT extension as inline asm (docs/isa.md) and the vector
+ * expansion macros every family uses. */
+#ifndef SG_DEVLIB_H
+#define SG_DEVLIB_H
+
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
+
+/* Every built-in is an overload: its Itanium name must be the one clang
+ * gives the call in user code. */
+#define SG_OVL __attribute__((overloadable))
+#define SG_INL static inline __attribute__((overloadable, always_inline))
+
+#define SG_STR_(x) #x
+#define SG_STR(x) SG_STR_(x)
+
+/* Mirrors struct sg_launch_info in compiler/sg_compiler.h (keep in sync):
+ * the header of the parameter block that CSR sg.params points to. */
+#define SG_LI_WORK_DIM 0
+#define SG_LI_GLOBAL_OFFSET 8
+#define SG_LI_GLOBAL_SIZE 32
+#define SG_LI_ENQUEUED_LOCAL_SIZE 56
+
+/* CSRs that are constant for a lane's whole life: plain asm (no volatile,
+ * no memory clobber), so LLVM may CSE and hoist the reads. */
+#define SG_CSR(num)                                                          \
+  ({                                                                         \
+    ulong v_;                                                                \
+    __asm__("csrr %0, " SG_STR(num) : "=r"(v_));                             \
+    v_;                                                                      \
+  })
+
+/* The launch's parameter block is read-only for the whole launch, so its
+ * loads are pure too (the asm hides them from alias analysis). */
+#define SG_PARAM_U64(off)                                                    \
+  ({                                                                         \
+    ulong v_;                                                                \
+    __asm__("ld %0, %1(%2)" : "=r"(v_) : "i"(off), "r"(SG_CSR(0xCD0)));      \
+    v_;                                                                      \
+  })
+#define SG_PARAM_U32(off)                                                    \
+  ({                                                                         \
+    uint v_;                                                                 \
+    __asm__("lwu %0, %1(%2)" : "=r"(v_) : "i"(off), "r"(SG_CSR(0xCD0)));     \
+    v_;                                                                      \
+  })
+
+/* ---- Vector expansion ----------------------------------------------------
+ * A vector built-in applies its scalar version per component (LLVM
+ * re-vectorises nothing here: the target has no vector unit). Halves keep
+ * the macros short: n = 8 and 16 are built from n/2. */
+#define SG_V3(R, e0, e1, e2) (R##3)(e0, e1, e2)
+
+/* R NAME(T x) */
+#define SG_VEC_1(NAME, R, T)                                                 \
+  SG_OVL R##2 NAME(T##2 x) { return (R##2)(NAME(x.s0), NAME(x.s1)); }        \
+  SG_OVL R##3 NAME(T##3 x) {                                                 \
+    return (R##3)(NAME(x.s0), NAME(x.s1), NAME(x.s2));                       \
+  }                                                                          \
+  SG_OVL R##4 NAME(T##4 x) { return (R##4)(NAME(x.lo), NAME(x.hi)); }        \
+  SG_OVL R##8 NAME(T##8 x) { return (R##8)(NAME(x.lo), NAME(x.hi)); }        \
+  SG_OVL R##16 NAME(T##16 x) { return (R##16)(NAME(x.lo), NAME(x.hi)); }
+
+/* R NAME(T x, U y), both vectors (U names the second type's scalar). */
+#define SG_VEC_2(NAME, R, T, U)                                              \
+  SG_OVL R##2 NAME(T##2 x, U##2 y) {                                         \
+    return (R##2)(NAME(x.s0, y.s0), NAME(x.s1, y.s1));                       \
+  }                                                                          \
+  SG_OVL R##3 NAME(T##3 x, U##3 y) {                                         \
+    return (R##3)(NAME(x.s0, y.s0), NAME(x.s1, y.s1), NAME(x.s2, y.s2));     \
+  }                                                                          \
+  SG_OVL R##4 NAME(T##4 x, U##4 y) {                                         \
+    return (R##4)(NAME(x.lo, y.lo), NAME(x.hi, y.hi));                       \
+  }                                                                          \
+  SG_OVL R##8 NAME(T##8 x, U##8 y) {                                         \
+    return (R##8)(NAME(x.lo, y.lo), NAME(x.hi, y.hi));                       \
+  }                                                                          \
+  SG_OVL R##16 NAME(T##16 x, U##16 y) {                                      \
+    return (R##16)(NAME(x.lo, y.lo), NAME(x.hi, y.hi));                      \
+  }
+
+/* R NAME(T x, U y) with a scalar y. */
+#define SG_VEC_2S(NAME, R, T, U)                                             \
+  SG_OVL R##2 NAME(T##2 x, U y) { return (R##2)(NAME(x.s0, y), NAME(x.s1, y)); } \
+  SG_OVL R##3 NAME(T##3 x, U y) {                                            \
+    return (R##3)(NAME(x.s0, y), NAME(x.s1, y), NAME(x.s2, y));              \
+  }                                                                          \
+  SG_OVL R##4 NAME(T##4 x, U y) { return (R##4)(NAME(x.lo, y), NAME(x.hi, y)); } \
+  SG_OVL R##8 NAME(T##8 x, U y) { return (R##8)(NAME(x.lo, y), NAME(x.hi, y)); } \
+  SG_OVL R##16 NAME(T##16 x, U y) {                                          \
+    return (R##16)(NAME(x.lo, y), NAME(x.hi, y));                            \
+  }
+
+/* R NAME(T x, U y, V z), all vectors. */
+#define SG_VEC_3(NAME, R, T, U, V)                                           \
+  SG_OVL R##2 NAME(T##2 x, U##2 y, V##2 z) {                                 \
+    return (R##2)(NAME(x.s0, y.s0, z.s0), NAME(x.s1, y.s1, z.s1));           \
+  }                                                                          \
+  SG_OVL R##3 NAME(T##3 x, U##3 y, V##3 z) {                                 \
+    return (R##3)(NAME(x.s0, y.s0, z.s0), NAME(x.s1, y.s1, z.s1),            \
+                  NAME(x.s2, y.s2, z.s2));                                   \
+  }                                                                          \
+  SG_OVL R##4 NAME(T##4 x, U##4 y, V##4 z) {                                 \
+    return (R##4)(NAME(x.lo, y.lo, z.lo), NAME(x.hi, y.hi, z.hi));           \
+  }                                                                          \
+  SG_OVL R##8 NAME(T##8 x, U##8 y, V##8 z) {                                 \
+    return (R##8)(NAME(x.lo, y.lo, z.lo), NAME(x.hi, y.hi, z.hi));           \
+  }                                                                          \
+  SG_OVL R##16 NAME(T##16 x, U##16 y, V##16 z) {                             \
+    return (R##16)(NAME(x.lo, y.lo, z.lo), NAME(x.hi, y.hi, z.hi));          \
+  }
+
+/* R NAME(T x, AS P##n *p): a result and a vector through a pointer. */
+#define SG_VEC_PTR(NAME, R, T, P, AS)                                        \
+  SG_OVL R##2 NAME(T##2 x, AS P##2 *p) {                                     \
+    P a, b;                                                                  \
+    R##2 r = (R##2)(NAME(x.s0, &a), NAME(x.s1, &b));                         \
+    *p = (P##2)(a, b);                                                       \
+    return r;                                                                \
+  }                                                                          \
+  SG_OVL R##3 NAME(T##3 x, AS P##3 *p) {                                     \
+    P a, b, c;                                                               \
+    R##3 r = (R##3)(NAME(x.s0, &a), NAME(x.s1, &b), NAME(x.s2, &c));         \
+    *p = (P##3)(a, b, c);                                                    \
+    return r;                                                                \
+  }                                                                          \
+  SG_OVL R##4 NAME(T##4 x, AS P##4 *p) {                                     \
+    P##2 a, b;                                                               \
+    R##4 r = (R##4)(NAME(x.lo, &a), NAME(x.hi, &b));                         \
+    *p = (P##4)(a, b);                                                       \
+    return r;                                                                \
+  }                                                                          \
+  SG_OVL R##8 NAME(T##8 x, AS P##8 *p) {                                     \
+    P##4 a, b;                                                               \
+    R##8 r = (R##8)(NAME(x.lo, &a), NAME(x.hi, &b));                         \
+    *p = (P##8)(a, b);                                                       \
+    return r;                                                                \
+  }                                                                          \
+  SG_OVL R##16 NAME(T##16 x, AS P##16 *p) {                                  \
+    P##8 a, b;                                                               \
+    R##16 r = (R##16)(NAME(x.lo, &a), NAME(x.hi, &b));                       \
+    *p = (P##16)(a, b);                                                      \
+    return r;                                                                \
+  }
+
+/* Same, with a second value argument before the pointer (remquo). */
+#define SG_VEC_2PTR(NAME, R, T, P, AS)                                       \
+  SG_OVL R##2 NAME(T##2 x, T##2 y, AS P##2 *p) {                             \
+    P a, b;                                                                  \
+    R##2 r = (R##2)(NAME(x.s0, y.s0, &a), NAME(x.s1, y.s1, &b));             \
+    *p = (P##2)(a, b);                                                       \
+    return r;                                                                \
+  }                                                                          \
+  SG_OVL R##3 NAME(T##3 x, T##3 y, AS P##3 *p) {                             \
+    P a, b, c;                                                               \
+    R##3 r = (R##3)(NAME(x.s0, y.s0, &a), NAME(x.s1, y.s1, &b),              \
+                    NAME(x.s2, y.s2, &c));                                   \
+    *p = (P##3)(a, b, c);                                                    \
+    return r;                                                                \
+  }                                                                          \
+  SG_OVL R##4 NAME(T##4 x, T##4 y, AS P##4 *p) {                             \
+    P##2 a, b;                                                               \
+    R##4 r = (R##4)(NAME(x.lo, y.lo, &a), NAME(x.hi, y.hi, &b));             \
+    *p = (P##4)(a, b);                                                       \
+    return r;                                                                \
+  }                                                                          \
+  SG_OVL R##8 NAME(T##8 x, T##8 y, AS P##8 *p) {                             \
+    P##4 a, b;                                                               \
+    R##8 r = (R##8)(NAME(x.lo, y.lo, &a), NAME(x.hi, y.hi, &b));             \
+    *p = (P##8)(a, b);                                                       \
+    return r;                                                                \
+  }                                                                          \
+  SG_OVL R##16 NAME(T##16 x, T##16 y, AS P##16 *p) {                         \
+    P##8 a, b;                                                               \
+    R##16 r = (R##16)(NAME(x.lo, y.lo, &a), NAME(x.hi, y.hi, &b));           \
+    *p = (P##16)(a, b);                                                      \
+    return r;                                                                \
+  }
+
+/* Pointer built-ins exist once per address space a caller can name: the
+ * named ones (OpenCL C 1.x, and 3.0 without generic pointers) and
+ * __generic (2.0+). Private comes first: the vector versions of the other
+ * spaces work on private temporaries. */
+#define SG_FOR_PTR_AS(M, ...)                                                \
+  M(__private, __VA_ARGS__)                                                  \
+  M(__global, __VA_ARGS__)                                                   \
+  M(__local, __VA_ARGS__)                                                    \
+  M(__generic, __VA_ARGS__)
+
+#endif
