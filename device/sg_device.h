@@ -51,12 +51,15 @@ void sg_ndrange_cta(const struct sg_ndrange *nd, uint32_t warp_size, uint64_t li
 
 struct sg_device; /* the machine: config, global address allocator, host thread pool */
 
+/* The pool's threads start on the first launch and live until destroy. */
 enum sg_status sg_device_create(const struct sg_config *cfg, struct sg_device **out);
 void sg_device_destroy(struct sg_device *dev);
 const struct sg_config *sg_device_config(const struct sg_device *dev);
 
 /* Device address for a new global allocation of size bytes: 256-byte
- * aligned, with an unmapped guard gap after it. Addresses are not reused. */
+ * aligned, with an unmapped guard gap (64 KiB) after it. Addresses are not
+ * reused. Thread-safe. 0 when size is absurd (over 2^48) or the address
+ * space is used up. */
 uint64_t sg_device_alloc_address(struct sg_device *dev, uint64_t size);
 
 /* Host-backed global memory bound to a kernel argument. */
@@ -89,9 +92,17 @@ struct sg_launch_result {
 };
 
 /* Runs the whole ND-range; blocks until done. CTAs run on all host threads
- * (SOFTGPU_THREADS, default: all cores). The first fault stops the launch:
- * SG_EFAULT with result->message naming the kernel, work-item (global, group
- * and local ids) and PC. SG_ERESOURCES when local memory does not fit. */
+ * (config host_threads, else SOFTGPU_THREADS, else all cores); the calling
+ * thread is one of them. Launches on one device from several threads are
+ * serialised (each already uses every host thread). The first fault stops
+ * the launch: SG_EFAULT with result->message naming the kernel, work-item
+ * (global, group and local ids), PC and instruction; the fault reported is
+ * the one of the lowest-numbered faulting CTA. SG_ERESOURCES when local
+ * memory or the private stack does not fit, SG_EINVAL for a bad ND-range or
+ * argument (e.g. a work-group over sg_config_max_work_group_size), SG_ENOMEM;
+ * each with result->message. __local arguments are placed after the static
+ * __local variables, 16-byte aligned, and their address is written in the
+ * argument's 8-byte slot at its offset. */
 enum sg_status sg_device_launch(struct sg_device *dev, const struct sg_launch *launch,
                                 struct sg_launch_result *result);
 

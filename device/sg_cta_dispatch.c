@@ -1,0 +1,487 @@
+/* SPDX-License-Identifier: MIT */
+/* DESIGN.md 3, "CTA dispatch to cores": the device object, the global address
+ * allocator and launches. A launch builds the parameter block and memory map,
+ * then host threads take CTAs from a shared counter and run each on their own
+ * simulated core until the grid is done or a CTA faults. */
+#define _GNU_SOURCE /* sched_getaffinity */
+#include <inttypes.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sg_device.h"
+
+#define GUARD_GAP (64ull << 10) /* unmapped bytes after every global allocation */
+#define MAX_HOST_THREADS 1024
+
+_Static_assert(sizeof(struct sg_launch_info) <= SG_PARAM_ARGS_OFFSET,
+               "launch info must fit before the arguments");
+
+/* One host thread's scratch state, created on its first launch and reused. */
+struct worker {
+  struct sg_device *dev;
+  struct sg_core *core;
+  uint8_t *local, *stack;         /* local_mem_per_core, max CTA * stack_per_lane */
+  struct sg_region *regions;      /* this worker's copy of the launch map */
+  uint32_t regions_cap;
+  uint64_t seen;                  /* last launch generation this worker ran */
+  pthread_t thread;
+  struct sg_cta_desc cta;
+};
+
+/* The launch the workers are running. */
+struct job {
+  const struct sg_launch *launch;
+  const struct sg_launch_memmap *map;
+  uint64_t num_ctas;
+  atomic_uint_fast64_t next_cta;
+  atomic_bool stop;               /* set by the first failure: take no more CTAs */
+  pthread_mutex_t lock;           /* guards the fields below */
+  enum sg_status status;
+  uint64_t fault_cta;             /* lowest faulting CTA so far */
+  struct sg_fault fault;
+  uint32_t fault_ctaid[3];
+  struct sg_stats stats;
+};
+
+/* Launches are serialised by launch_lock: each one already uses every host
+ * thread, so running two at once would only interleave them. The calling
+ * thread works as worker 0; workers 1.. are pool threads woken per launch. */
+struct sg_device {
+  struct sg_config cfg;
+  _Atomic uint64_t next_addr;
+  pthread_mutex_t launch_lock;
+  pthread_mutex_t lock;           /* pool state: generation, running, quit, job */
+  pthread_cond_t wake, done;
+  uint64_t generation;
+  uint32_t running;
+  bool quit;
+  struct job *job;
+  uint32_t num_workers;           /* wanted */
+  uint32_t num_started;           /* worker structs allocated (pool threads + 1) */
+  struct worker **workers;
+};
+
+/* host_threads, else SOFTGPU_THREADS (a number 1..1024; anything else is
+ * ignored), else the CPUs this process may run on. */
+static uint32_t host_thread_count(const struct sg_config *cfg) {
+  if (cfg->host_threads)
+    return cfg->host_threads;
+  const char *env = getenv("SOFTGPU_THREADS");
+  if (env && *env) {
+    char *end;
+    unsigned long n = strtoul(env, &end, 10);
+    if (*end == '\0' && n >= 1 && n <= MAX_HOST_THREADS && env[0] != '-')
+      return (uint32_t)n;
+  }
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+    return (uint32_t)CPU_COUNT(&set);
+  return 1;
+}
+
+enum sg_status sg_device_create(const struct sg_config *cfg, struct sg_device **out) {
+  struct sg_device *dev = calloc(1, sizeof *dev);
+  if (!dev)
+    return SG_ENOMEM;
+  dev->cfg = *cfg;
+  atomic_init(&dev->next_addr, SG_ADDR_GLOBAL);
+  dev->num_workers = host_thread_count(cfg);
+  dev->workers = calloc(dev->num_workers, sizeof *dev->workers);
+  if (!dev->workers) {
+    free(dev);
+    return SG_ENOMEM;
+  }
+  pthread_mutex_init(&dev->launch_lock, NULL);
+  pthread_mutex_init(&dev->lock, NULL);
+  pthread_cond_init(&dev->wake, NULL);
+  pthread_cond_init(&dev->done, NULL);
+  *out = dev;
+  return SG_OK;
+}
+
+static void worker_free(struct worker *w) {
+  if (w->core)
+    sg_core_destroy(w->core);
+  free(w->local);
+  free(w->stack);
+  free(w->regions);
+  free(w);
+}
+
+void sg_device_destroy(struct sg_device *dev) {
+  if (!dev)
+    return;
+  pthread_mutex_lock(&dev->lock);
+  dev->quit = true;
+  pthread_cond_broadcast(&dev->wake);
+  pthread_mutex_unlock(&dev->lock);
+  for (uint32_t i = 0; i < dev->num_started; i++) {
+    if (i > 0)
+      pthread_join(dev->workers[i]->thread, NULL);
+    worker_free(dev->workers[i]);
+  }
+  free(dev->workers);
+  pthread_cond_destroy(&dev->wake);
+  pthread_cond_destroy(&dev->done);
+  pthread_mutex_destroy(&dev->lock);
+  pthread_mutex_destroy(&dev->launch_lock);
+  free(dev);
+}
+
+const struct sg_config *sg_device_config(const struct sg_device *dev) { return &dev->cfg; }
+
+uint64_t sg_device_alloc_address(struct sg_device *dev, uint64_t size) {
+  if (size > (1ull << 48))
+    return 0;
+  uint64_t span = ((size ? size : 1) + 255) / 256 * 256 + GUARD_GAP;
+  uint64_t addr = atomic_fetch_add(&dev->next_addr, span);
+  return addr + span < (1ull << 62) ? addr : 0;
+}
+
+/* ---- The parameter block ------------------------------------------------ */
+
+static uint64_t align16(uint64_t n) { return (n + 15) & ~15ull; }
+
+/* Bytes of local memory the launch needs: static __local variables, then
+ * each __local argument, 16-byte aligned. */
+static uint64_t local_bytes(const struct sg_launch *launch) {
+  uint64_t total = align16(launch->kernel->static_local_size);
+  for (uint32_t i = 0; i < launch->kernel->num_args; i++)
+    if (launch->kernel->args[i].kind == SG_ARG_LOCAL)
+      total += align16(launch->args[i].local_size);
+  return total;
+}
+
+/* Writes one argument into its slot. Returns false (with a message) when the
+ * metadata or the value cannot be honoured. */
+static bool put_arg(const struct sg_launch *launch, uint32_t i, uint8_t *args,
+                    uint64_t *local_next, char *err, size_t errlen) {
+  const struct sg_kernel_arg *a = &launch->kernel->args[i];
+  const struct sg_arg_value *v = &launch->args[i];
+  uint64_t size = a->kind == SG_ARG_VALUE ? a->size : 8;
+  if ((uint64_t)a->offset + size > launch->kernel->args_size) {
+    snprintf(err, errlen, "argument %u's slot lies outside the parameter block", i);
+    return false;
+  }
+  uint64_t addr;
+  switch (a->kind) {
+  case SG_ARG_GLOBAL:
+  case SG_ARG_CONSTANT:
+    addr = v->buffer ? v->buffer->addr : 0;
+    memcpy(args + a->offset, &addr, 8);
+    return true;
+  case SG_ARG_LOCAL:
+    addr = SG_ADDR_LOCAL + *local_next;
+    *local_next += align16(v->local_size);
+    memcpy(args + a->offset, &addr, 8);
+    return true;
+  case SG_ARG_VALUE:
+    if (!v->bytes) {
+      snprintf(err, errlen, "argument %u has no value", i);
+      return false;
+    }
+    memcpy(args + a->offset, v->bytes, a->size);
+    return true;
+  case SG_ARG_IMAGE:
+  case SG_ARG_SAMPLER:
+    break;
+  }
+  snprintf(err, errlen, "argument %u: images and samplers are not supported", i);
+  return false;
+}
+
+static uint8_t *build_params(const struct sg_launch *launch, uint64_t *size, char *err,
+                             size_t errlen) {
+  *size = SG_PARAM_ARGS_OFFSET + (uint64_t)launch->kernel->args_size;
+  uint8_t *p = calloc(1, *size);
+  if (!p) {
+    snprintf(err, errlen, "out of memory for the parameter block");
+    return NULL;
+  }
+  struct sg_launch_info info = {.work_dim = launch->nd.work_dim};
+  for (int d = 0; d < 3; d++) {
+    info.global_offset[d] = launch->nd.global_offset[d];
+    info.global_size[d] = launch->nd.global_size[d];
+    info.enqueued_local_size[d] = launch->nd.local_size[d];
+  }
+  memcpy(p, &info, sizeof info);
+  uint64_t local_next = align16(launch->kernel->static_local_size);
+  for (uint32_t i = 0; i < launch->kernel->num_args; i++) {
+    if (!put_arg(launch, i, p + SG_PARAM_ARGS_OFFSET, &local_next, err, errlen)) {
+      free(p);
+      return NULL;
+    }
+  }
+  return p;
+}
+
+/* ---- Checks before anything runs ---------------------------------------- */
+
+static enum sg_status check_launch(const struct sg_device *dev,
+                                   const struct sg_launch *launch, uint64_t *num_ctas,
+                                   char *err, size_t errlen) {
+  const struct sg_ndrange *nd = &launch->nd;
+  const struct sg_kernel_info *k = launch->kernel;
+  if (nd->work_dim < 1 || nd->work_dim > 3) {
+    snprintf(err, errlen, "work_dim %u is not 1, 2 or 3", nd->work_dim);
+    return SG_EINVAL;
+  }
+  uint64_t threads = 1, grid[3];
+  for (int d = 0; d < 3; d++) {
+    if (nd->local_size[d] == 0 || nd->local_size[d] > SG_MAX_CTA_THREADS) {
+      snprintf(err, errlen, "local size %" PRIu64 " in dimension %d is out of range",
+               nd->local_size[d], d);
+      return SG_EINVAL;
+    }
+    threads *= nd->local_size[d];
+  }
+  if (threads > sg_config_max_work_group_size(&dev->cfg)) {
+    snprintf(err, errlen, "work-group of %" PRIu64 " work-items exceeds the device's %u",
+             threads, sg_config_max_work_group_size(&dev->cfg));
+    return SG_EINVAL;
+  }
+  sg_ndrange_grid(nd, grid);
+  *num_ctas = 1;
+  for (int d = 0; d < 3; d++) {
+    if (grid[d] > UINT32_MAX || __builtin_mul_overflow(*num_ctas, grid[d], num_ctas)) {
+      snprintf(err, errlen, "the ND-range has too many work-groups");
+      return SG_EINVAL;
+    }
+  }
+  uint64_t local = local_bytes(launch);
+  if (local > dev->cfg.local_mem_per_core) {
+    snprintf(err, errlen,
+             "kernel '%s' needs %" PRIu64 " bytes of local memory (%" PRIu64
+             " static, the rest in arguments); the device has %" PRIu64,
+             k->name, local, k->static_local_size, dev->cfg.local_mem_per_core);
+    return SG_ERESOURCES;
+  }
+  if (k->private_size > dev->cfg.stack_per_lane) {
+    snprintf(err, errlen,
+             "kernel '%s' needs %u bytes of private memory per work-item; the device "
+             "has %u (stack_per_lane)", k->name, k->private_size, dev->cfg.stack_per_lane);
+    return SG_ERESOURCES;
+  }
+  return SG_OK;
+}
+
+/* ---- Workers ------------------------------------------------------------- */
+
+static enum sg_status worker_prepare(struct sg_device *dev, struct worker *w,
+                                     const struct sg_launch_memmap *map) {
+  const struct sg_config *cfg = &dev->cfg;
+  if (!w->core) {
+    struct sg_sim_config sim = {.warp_size = cfg->warp_size,
+                                .watchdog_insns = cfg->watchdog_insns};
+    enum sg_status st = sg_core_create(&sim, &w->core);
+    if (st != SG_OK)
+      return st;
+  }
+  /* Zeroing is not required (OpenCL leaves local and private memory
+   * undefined); calloc just keeps runs reproducible at no cost for pages
+   * the kernel never touches. */
+  if (!w->local && cfg->local_mem_per_core && !(w->local = calloc(1, cfg->local_mem_per_core)))
+    return SG_ENOMEM;
+  uint64_t stack = (uint64_t)sg_config_max_work_group_size(cfg) * cfg->stack_per_lane;
+  if (!w->stack && !(w->stack = calloc(1, stack)))
+    return SG_ENOMEM;
+  if (w->regions_cap < map->count) {
+    struct sg_region *r = realloc(w->regions, map->count * sizeof *r);
+    if (!r)
+      return SG_ENOMEM;
+    w->regions = r;
+    w->regions_cap = map->count;
+  }
+  return SG_OK;
+}
+
+static void record_failure(struct job *job, enum sg_status st, uint64_t cta_index,
+                           const struct sg_fault *fault, const struct sg_cta_desc *cta) {
+  pthread_mutex_lock(&job->lock);
+  bool first_fault = st == SG_EFAULT &&
+                     (job->status != SG_EFAULT || cta_index < job->fault_cta);
+  if (job->status == SG_OK || first_fault)
+    job->status = st;
+  if (first_fault) {
+    job->fault_cta = cta_index;
+    job->fault = *fault;
+    memcpy(job->fault_ctaid, cta->ctaid, sizeof job->fault_ctaid);
+  }
+  pthread_mutex_unlock(&job->lock);
+  atomic_store(&job->stop, true);
+}
+
+/* Takes CTAs until none are left or the launch stops. CTAs below any index
+ * taken are already running, so the lowest faulting CTA is always found. */
+static void run_ctas(struct sg_device *dev, struct worker *w, struct job *job) {
+  const struct sg_launch *launch = job->launch;
+  struct sg_stats stats = {0};
+  struct sg_memmap mem;
+  enum sg_status st = worker_prepare(dev, w, job->map);
+  if (st != SG_OK) {
+    record_failure(job, st, 0, NULL, NULL);
+    return;
+  }
+  sg_memmap_bind(job->map, w->local, w->stack, w->regions, &mem);
+  while (!atomic_load(&job->stop)) {
+    uint64_t i = atomic_fetch_add(&job->next_cta, 1);
+    if (i >= job->num_ctas)
+      break;
+    sg_ndrange_cta(&launch->nd, dev->cfg.warp_size, i, &w->cta);
+    w->cta.entry_pc = launch->kernel->entry_pc;
+    w->cta.params_addr = SG_ADDR_PARAMS;
+    w->cta.stack_base = SG_ADDR_STACK;
+    w->cta.stack_size = dev->cfg.stack_per_lane;
+    w->cta.core_id = (uint32_t)(i % dev->cfg.cores); /* round-robin, as a GPU's CTA issue */
+    struct sg_fault fault = {0};
+    st = sg_core_run_cta(w->core, launch->program->code, &w->cta, &mem, &stats, &fault);
+    if (st != SG_OK)
+      record_failure(job, st, i, &fault, &w->cta);
+  }
+  pthread_mutex_lock(&job->lock);
+  sg_stats_add(&job->stats, &stats);
+  pthread_mutex_unlock(&job->lock);
+}
+
+static void *worker_main(void *arg) {
+  struct worker *w = arg;
+  struct sg_device *dev = w->dev;
+  pthread_mutex_lock(&dev->lock);
+  for (;;) {
+    while (!dev->quit && dev->generation == w->seen)
+      pthread_cond_wait(&dev->wake, &dev->lock);
+    if (dev->quit)
+      break;
+    w->seen = dev->generation;
+    struct job *job = dev->job;
+    pthread_mutex_unlock(&dev->lock);
+    run_ctas(dev, w, job);
+    pthread_mutex_lock(&dev->lock);
+    if (--dev->running == 0)
+      pthread_cond_signal(&dev->done);
+  }
+  pthread_mutex_unlock(&dev->lock);
+  return NULL;
+}
+
+/* Starts the workers not yet running. A thread that cannot be started is not
+ * an error: the launch runs on those that exist (at least the caller). */
+static void start_workers(struct sg_device *dev) {
+  while (dev->num_started < dev->num_workers) {
+    struct worker *w = calloc(1, sizeof *w);
+    if (!w)
+      break;
+    w->dev = dev;
+    w->seen = dev->generation;
+    if (dev->num_started > 0 && pthread_create(&w->thread, NULL, worker_main, w) != 0) {
+      free(w);
+      break;
+    }
+    dev->workers[dev->num_started++] = w;
+  }
+  dev->num_workers = dev->num_started;
+}
+
+/* Runs every CTA of the job on all workers; the caller is worker 0. */
+static void run_job(struct sg_device *dev, struct job *job) {
+  pthread_mutex_lock(&dev->launch_lock);
+  start_workers(dev);
+  if (dev->num_started == 0) {
+    pthread_mutex_unlock(&dev->launch_lock);
+    record_failure(job, SG_ENOMEM, 0, NULL, NULL);
+    return;
+  }
+  pthread_mutex_lock(&dev->lock);
+  dev->job = job;
+  dev->running = dev->num_started - 1;
+  dev->generation++;
+  pthread_cond_broadcast(&dev->wake);
+  pthread_mutex_unlock(&dev->lock);
+
+  run_ctas(dev, dev->workers[0], job);
+
+  pthread_mutex_lock(&dev->lock);
+  while (dev->running > 0)
+    pthread_cond_wait(&dev->done, &dev->lock);
+  dev->job = NULL;
+  pthread_mutex_unlock(&dev->lock);
+  pthread_mutex_unlock(&dev->launch_lock);
+}
+
+/* ---- Launch ---------------------------------------------------------------- */
+
+/* "kernel 'vadd' faulted: store of 4 bytes to unmapped address 0x0 by
+ * work-item (global 17,0,0; group 1,0,0; local 1,0,0) at PC 0x10234
+ * (sw a1, 0(a0))" */
+static void describe_fault(const struct sg_launch *launch, const struct job *job, char *out,
+                           size_t len) {
+  const struct sg_fault *f = &job->fault;
+  const struct sg_ndrange *nd = &launch->nd;
+  const struct sg_program_image *img = launch->program;
+  uint64_t gid[3];
+  for (int d = 0; d < 3; d++)
+    gid[d] = nd->global_offset[d] + job->fault_ctaid[d] * nd->local_size[d] + f->tid[d];
+  char insn[96] = "";
+  if (f->pc >= img->ro_base && f->pc - img->ro_base + 4 <= img->ro_size && f->pc % 4 == 0) {
+    uint32_t word;
+    struct sg_uop u;
+    char text[80];
+    memcpy(&word, img->ro + (f->pc - img->ro_base), 4);
+    sg_decode(word, &u);
+    snprintf(insn, sizeof insn, " (%s)", sg_disasm(&u, f->pc, text, sizeof text));
+  }
+  snprintf(out, len,
+           "kernel '%s' faulted: %s by work-item (global %" PRIu64 ",%" PRIu64 ",%" PRIu64
+           "; group %u,%u,%u; local %u,%u,%u) at PC 0x%" PRIx64 "%s",
+           launch->kernel->name, f->what[0] ? f->what : "device fault", gid[0], gid[1],
+           gid[2], job->fault_ctaid[0], job->fault_ctaid[1], job->fault_ctaid[2], f->tid[0],
+           f->tid[1], f->tid[2], f->pc, insn);
+}
+
+enum sg_status sg_device_launch(struct sg_device *dev, const struct sg_launch *launch,
+                                struct sg_launch_result *result) {
+  memset(result, 0, sizeof *result);
+  char *msg = result->message;
+  size_t msglen = sizeof result->message;
+  uint64_t num_ctas, params_size;
+  enum sg_status st = check_launch(dev, launch, &num_ctas, msg, msglen);
+  if (st != SG_OK)
+    return st;
+  uint8_t *params = build_params(launch, &params_size, msg, msglen);
+  if (!params)
+    return SG_EINVAL;
+  uint64_t cta_threads = launch->nd.local_size[0] * launch->nd.local_size[1] *
+                         launch->nd.local_size[2];
+  struct sg_launch_memmap map;
+  st = sg_memmap_build(launch, params, params_size, local_bytes(launch),
+                       cta_threads * dev->cfg.stack_per_lane, &map, msg, msglen);
+  if (st != SG_OK) {
+    free(params);
+    return st;
+  }
+  struct job job = {.launch = launch, .map = &map, .num_ctas = num_ctas};
+  atomic_init(&job.next_cta, 0);
+  atomic_init(&job.stop, false);
+  pthread_mutex_init(&job.lock, NULL);
+  if (num_ctas > 0)
+    run_job(dev, &job);
+  pthread_mutex_destroy(&job.lock);
+  sg_memmap_free(&map);
+  free(params);
+
+  result->stats = job.stats;
+  if (job.status == SG_EFAULT) {
+    result->fault = job.fault;
+    memcpy(result->fault_ctaid, job.fault_ctaid, sizeof result->fault_ctaid);
+    describe_fault(launch, &job, msg, msglen);
+  } else if (job.status == SG_ENOMEM) {
+    snprintf(msg, msglen, "out of host memory running kernel '%s'", launch->kernel->name);
+  } else if (job.status != SG_OK) {
+    snprintf(msg, msglen, "kernel '%s' could not run (status %d)", launch->kernel->name,
+             job.status);
+  }
+  return job.status;
+}

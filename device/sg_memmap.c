@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: MIT */
+/* DESIGN.md 3, "one flat 64-bit device address space with windows": the
+ * memory map of one launch. Every region the kernel may touch is listed,
+ * sorted and checked for overlaps here; the sim faults on anything else. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sg_device.h"
+
+#define NULL_PAGE 0x1000ull
+
+static int by_base(const void *a, const void *b) {
+  const struct sg_region *x = a, *y = b;
+  return x->base < y->base ? -1 : x->base > y->base;
+}
+
+static bool is_buffer_arg(const struct sg_launch *launch, uint32_t i) {
+  enum sg_arg_kind k = launch->kernel->args[i].kind;
+  return (k == SG_ARG_GLOBAL || k == SG_ARG_CONSTANT) && launch->args[i].buffer &&
+         launch->args[i].buffer->size > 0;
+}
+
+/* Adds the bound buffers, merging bindings of the same memory: an argument
+ * repeated, or a sub-buffer next to its parent (same host offset). The
+ * merged region is writable if any binding is. */
+static enum sg_status add_buffers(const struct sg_launch *launch, struct sg_launch_memmap *m,
+                                  char *err, size_t errlen) {
+  uint32_t first = m->count;
+  for (uint32_t i = 0; i < launch->kernel->num_args; i++) {
+    if (!is_buffer_arg(launch, i))
+      continue;
+    const struct sg_buffer *b = launch->args[i].buffer;
+    if (!b->host || b->addr < SG_ADDR_GLOBAL || b->addr + b->size < b->addr) {
+      snprintf(err, errlen, "buffer arg %u is not a device allocation (0x%llx, %llu bytes)",
+               i, (unsigned long long)b->addr, (unsigned long long)b->size);
+      return SG_EINVAL;
+    }
+    uint32_t k = m->count++;
+    snprintf(m->names[k - first], sizeof m->names[0], "buffer arg %u", i);
+    m->regions[k] = (struct sg_region){.base = b->addr, .size = b->size, .host = b->host,
+                                       .perm = b->read_only ? SG_PERM_R
+                                                            : SG_PERM_R | SG_PERM_W,
+                                       .name = m->names[k - first]};
+  }
+  qsort(m->regions + first, m->count - first, sizeof m->regions[0], by_base);
+  uint32_t out = first;
+  for (uint32_t i = first; i < m->count; i++) {
+    struct sg_region *r = &m->regions[i], *prev = &m->regions[out - 1];
+    if (out > first && r->base < prev->base + prev->size) {
+      if ((uintptr_t)r->host - r->base != (uintptr_t)prev->host - prev->base) {
+        snprintf(err, errlen, "%s and %s overlap in device memory but not in host memory",
+                 prev->name, r->name);
+        return SG_EINVAL;
+      }
+      uint64_t end = r->base + r->size;
+      if (end > prev->base + prev->size)
+        prev->size = end - prev->base;
+      prev->perm |= r->perm;
+      continue;
+    }
+    m->regions[out++] = *r;
+  }
+  m->count = out;
+  return SG_OK;
+}
+
+static void add(struct sg_launch_memmap *m, uint64_t base, uint64_t size, uint8_t *host,
+                uint32_t perm, const char *name) {
+  if (size > 0)
+    m->regions[m->count++] =
+        (struct sg_region){.base = base, .size = size, .host = host, .perm = perm, .name = name};
+}
+
+static int32_t find(const struct sg_launch_memmap *m, uint64_t base) {
+  for (uint32_t i = 0; i < m->count; i++)
+    if (m->regions[i].base == base)
+      return (int32_t)i;
+  return -1;
+}
+
+enum sg_status sg_memmap_build(const struct sg_launch *launch, uint8_t *params,
+                               uint64_t params_size, uint64_t local_size, uint64_t stack_size,
+                               struct sg_launch_memmap *out, char *err, size_t errlen) {
+  const struct sg_program_image *img = launch->program;
+  uint32_t n = launch->kernel->num_args;
+  struct sg_launch_memmap m = {.regions = calloc(n + 5, sizeof *m.regions),
+                               .names = calloc(n ? n : 1, sizeof *m.names)};
+  enum sg_status st = SG_ENOMEM;
+  if (!m.regions || !m.names) {
+    snprintf(err, errlen, "out of memory building the memory map");
+    goto fail;
+  }
+  add(&m, img->ro_base, img->ro_size, img->ro, SG_PERM_R | SG_PERM_X, "program code");
+  add(&m, img->rw_base, img->rw_size, img->rw, SG_PERM_R | SG_PERM_W, "program data");
+  add(&m, SG_ADDR_PARAMS, params_size, params, SG_PERM_R, "parameters");
+  /* Local window and stacks: storage per worker, bound by sg_memmap_bind. */
+  add(&m, SG_ADDR_LOCAL, local_size, NULL, SG_PERM_R | SG_PERM_W, "local memory");
+  add(&m, SG_ADDR_STACK, stack_size, NULL, SG_PERM_R | SG_PERM_W, "private stack");
+  st = add_buffers(launch, &m, err, errlen);
+  if (st != SG_OK)
+    goto fail;
+  qsort(m.regions, m.count, sizeof m.regions[0], by_base);
+  st = SG_EINVAL;
+  for (uint32_t i = 0; i < m.count; i++) {
+    const struct sg_region *r = &m.regions[i];
+    if (r->base < NULL_PAGE || r->base + r->size < r->base) {
+      snprintf(err, errlen, "%s at 0x%llx is not a valid device range", r->name,
+               (unsigned long long)r->base);
+      goto fail;
+    }
+    if (i > 0 && r->base < m.regions[i - 1].base + m.regions[i - 1].size) {
+      snprintf(err, errlen, "%s at 0x%llx overlaps %s", r->name,
+               (unsigned long long)r->base, m.regions[i - 1].name);
+      goto fail;
+    }
+  }
+  m.local_index = local_size ? find(&m, SG_ADDR_LOCAL) : -1;
+  m.stack_index = stack_size ? find(&m, SG_ADDR_STACK) : -1;
+  *out = m;
+  return SG_OK;
+fail:
+  sg_memmap_free(&m);
+  return st;
+}
+
+void sg_memmap_free(struct sg_launch_memmap *map) {
+  free(map->regions);
+  free(map->names);
+  memset(map, 0, sizeof *map);
+}
+
+void sg_memmap_bind(const struct sg_launch_memmap *map, uint8_t *local, uint8_t *stack,
+                    struct sg_region *regions, struct sg_memmap *out) {
+  memcpy(regions, map->regions, map->count * sizeof regions[0]);
+  if (map->local_index >= 0)
+    regions[map->local_index].host = local;
+  if (map->stack_index >= 0)
+    regions[map->stack_index].host = stack;
+  *out = (struct sg_memmap){.regions = regions, .count = map->count};
+}
