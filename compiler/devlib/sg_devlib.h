@@ -114,6 +114,57 @@
     return (R##16)(NAME(x.lo, y.lo, z.lo), NAME(x.hi, y.hi, z.hi));          \
   }
 
+/* R NAME(T x, U y, U z) with scalar y and z (clamp). */
+#define SG_VEC_3SS(NAME, R, T, U)                                            \
+  SG_OVL R##2 NAME(T##2 x, U y, U z) {                                       \
+    return (R##2)(NAME(x.s0, y, z), NAME(x.s1, y, z));                       \
+  }                                                                          \
+  SG_OVL R##3 NAME(T##3 x, U y, U z) {                                       \
+    return (R##3)(NAME(x.s0, y, z), NAME(x.s1, y, z), NAME(x.s2, y, z));     \
+  }                                                                          \
+  SG_OVL R##4 NAME(T##4 x, U y, U z) {                                       \
+    return (R##4)(NAME(x.lo, y, z), NAME(x.hi, y, z));                       \
+  }                                                                          \
+  SG_OVL R##8 NAME(T##8 x, U y, U z) {                                       \
+    return (R##8)(NAME(x.lo, y, z), NAME(x.hi, y, z));                       \
+  }                                                                          \
+  SG_OVL R##16 NAME(T##16 x, U y, U z) {                                     \
+    return (R##16)(NAME(x.lo, y, z), NAME(x.hi, y, z));                      \
+  }
+
+/* Mixed scalar/vector arguments of the common functions: scalar first
+ * argument (step), two scalar first arguments (smoothstep), scalar last
+ * argument (mix). */
+#define SG_VEC_S2(NAME, T)                                                   \
+  SG_OVL T##2 NAME(T e, T##2 x) { return NAME((T##2)(e), x); }               \
+  SG_OVL T##3 NAME(T e, T##3 x) { return NAME((T##3)(e), x); }               \
+  SG_OVL T##4 NAME(T e, T##4 x) { return NAME((T##4)(e), x); }               \
+  SG_OVL T##8 NAME(T e, T##8 x) { return NAME((T##8)(e), x); }               \
+  SG_OVL T##16 NAME(T e, T##16 x) { return NAME((T##16)(e), x); }
+#define SG_VEC_SS3(NAME, T)                                                  \
+  SG_OVL T##2 NAME(T a, T b, T##2 x) { return NAME((T##2)(a), (T##2)(b), x); } \
+  SG_OVL T##3 NAME(T a, T b, T##3 x) { return NAME((T##3)(a), (T##3)(b), x); } \
+  SG_OVL T##4 NAME(T a, T b, T##4 x) { return NAME((T##4)(a), (T##4)(b), x); } \
+  SG_OVL T##8 NAME(T a, T b, T##8 x) { return NAME((T##8)(a), (T##8)(b), x); } \
+  SG_OVL T##16 NAME(T a, T b, T##16 x) {                                     \
+    return NAME((T##16)(a), (T##16)(b), x);                                  \
+  }
+#define SG_VEC_3S(NAME, T)                                                   \
+  SG_OVL T##2 NAME(T##2 x, T##2 y, T a) { return NAME(x, y, (T##2)(a)); }    \
+  SG_OVL T##3 NAME(T##3 x, T##3 y, T a) { return NAME(x, y, (T##3)(a)); }    \
+  SG_OVL T##4 NAME(T##4 x, T##4 y, T a) { return NAME(x, y, (T##4)(a)); }    \
+  SG_OVL T##8 NAME(T##8 x, T##8 y, T a) { return NAME(x, y, (T##8)(a)); }    \
+  SG_OVL T##16 NAME(T##16 x, T##16 y, T a) { return NAME(x, y, (T##16)(a)); }
+
+/* M(T, I) for a scalar type and every vector width of it. */
+#define SG_FOR_WIDTHS(M, T, ...)                                             \
+  M(T, __VA_ARGS__)                                                          \
+  M(T##2, __VA_ARGS__##2)                                                    \
+  M(T##3, __VA_ARGS__##3)                                                    \
+  M(T##4, __VA_ARGS__##4)                                                    \
+  M(T##8, __VA_ARGS__##8)                                                    \
+  M(T##16, __VA_ARGS__##16)
+
 /* R NAME(T x, AS P##n *p): a result and a vector through a pointer. */
 #define SG_VEC_PTR(NAME, R, T, P, AS)                                        \
   SG_OVL R##2 NAME(T##2 x, AS P##2 *p) {                                     \

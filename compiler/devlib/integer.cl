@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/* compiler/devlib: integer functions (OpenCL C 1.2 s6.12.3, ctz from 2.0)
+ * for every integer type, scalars and vectors. */
+#include "sg_devlib.h"
+
+/* T: the type, U: its unsigned twin, B: bits, LO/HI: its range, W: a type
+ * twice as wide with T's signedness (the products of mul_hi, mad_sat). */
+#define SG_INTEGER(T, U, B, LO, HI, W)                                       \
+  SG_OVL U abs(T x) { return x < 0 ? (U)0 - (U)x : (U)x; }                   \
+  SG_OVL U abs_diff(T x, T y) { return x > y ? (U)x - (U)y : (U)y - (U)x; }  \
+  SG_OVL T add_sat(T x, T y) {                                               \
+    T r;                                                                     \
+    return __builtin_add_overflow(x, y, &r) ? (y > 0 ? HI : LO) : r;         \
+  }                                                                          \
+  SG_OVL T sub_sat(T x, T y) {                                               \
+    T r;                                                                     \
+    return __builtin_sub_overflow(x, y, &r) ? (y < 0 ? HI : LO) : r;         \
+  }                                                                          \
+  /* (x + y) >> 1 and (x + y + 1) >> 1 without the intermediate overflow */  \
+  SG_OVL T hadd(T x, T y) { return (T)((x >> 1) + (y >> 1) + (x & y & 1)); } \
+  SG_OVL T rhadd(T x, T y) {                                                 \
+    return (T)((x >> 1) + (y >> 1) + ((x | y) & 1));                         \
+  }                                                                          \
+  SG_OVL T min(T x, T y) { return y < x ? y : x; }                           \
+  SG_OVL T max(T x, T y) { return x < y ? y : x; }                           \
+  SG_OVL T clamp(T x, T lo, T hi) { return min(max(x, lo), hi); }            \
+  SG_OVL T clz(T x) {                                                        \
+    return x == 0 ? B                                                        \
+           : B > 32 ? __builtin_clzl((ulong)(U)x)                            \
+                    : __builtin_clz((uint)(U)x) - (32 - B);                  \
+  }                                                                          \
+  SG_OVL T ctz(T x) {                                                        \
+    return x == 0 ? B                                                        \
+           : B > 32 ? __builtin_ctzl((ulong)(U)x)                            \
+                    : __builtin_ctz((uint)(U)x);                             \
+  }                                                                          \
+  SG_OVL T popcount(T x) {                                                   \
+    return B > 32 ? __builtin_popcountl((ulong)(U)x)                         \
+                  : __builtin_popcount((uint)(U)x);                          \
+  }                                                                          \
+  SG_OVL T mul_hi(T x, T y) { return (T)(((W)x * (W)y) >> B); }              \
+  SG_OVL T mad_hi(T x, T y, T z) { return (T)((U)mul_hi(x, y) + (U)z); }     \
+  SG_OVL T mad_sat(T x, T y, T z) {                                          \
+    W r = (W)x * (W)y + (W)z;                                                \
+    return r < (W)LO ? LO : r > (W)HI ? HI : (T)r;                           \
+  }                                                                          \
+  SG_OVL T rotate(T v, T i) {                                                \
+    uint n = (uint)(U)i & (B - 1);                                           \
+    return (T)(U)(((U)v << n) | ((U)v >> ((B - n) & (B - 1))));              \
+  }                                                                          \
+  SG_VEC_1(abs, U, T)                                                        \
+  SG_VEC_2(abs_diff, U, T, T)                                                \
+  SG_VEC_2(add_sat, T, T, T)                                                 \
+  SG_VEC_2(sub_sat, T, T, T)                                                 \
+  SG_VEC_2(hadd, T, T, T)                                                    \
+  SG_VEC_2(rhadd, T, T, T)                                                   \
+  SG_VEC_2(min, T, T, T)                                                     \
+  SG_VEC_2S(min, T, T, T)                                                    \
+  SG_VEC_2(max, T, T, T)                                                     \
+  SG_VEC_2S(max, T, T, T)                                                    \
+  SG_VEC_3(clamp, T, T, T, T)                                                \
+  SG_VEC_3SS(clamp, T, T, T)                                                 \
+  SG_VEC_1(clz, T, T)                                                        \
+  SG_VEC_1(ctz, T, T)                                                        \
+  SG_VEC_1(popcount, T, T)                                                   \
+  SG_VEC_2(mul_hi, T, T, T)                                                  \
+  SG_VEC_3(mad_hi, T, T, T, T)                                               \
+  SG_VEC_3(mad_sat, T, T, T, T)                                              \
+  SG_VEC_2(rotate, T, T, T)
+
+SG_INTEGER(char, uchar, 8, CHAR_MIN, CHAR_MAX, int)
+SG_INTEGER(uchar, uchar, 8, 0, UCHAR_MAX, uint)
+SG_INTEGER(short, ushort, 16, SHRT_MIN, SHRT_MAX, int)
+SG_INTEGER(ushort, ushort, 16, 0, USHRT_MAX, uint)
+SG_INTEGER(int, uint, 32, INT_MIN, INT_MAX, long)
+SG_INTEGER(uint, uint, 32, 0, UINT_MAX, ulong)
+SG_INTEGER(long, ulong, 64, LONG_MIN, LONG_MAX, __int128)
+SG_INTEGER(ulong, ulong, 64, 0, ULONG_MAX, unsigned __int128)
+
+/* mul24/mad24: operands are 24-bit values by contract, so the full 32-bit
+ * product (wrapping) is a valid result. */
+#define SG_INT24(T, U)                                                       \
+  SG_OVL T mul24(T x, T y) { return (T)((U)x * (U)y); }                      \
+  SG_OVL T mad24(T x, T y, T z) { return (T)((U)x * (U)y + (U)z); }          \
+  SG_VEC_2(mul24, T, T, T)                                                   \
+  SG_VEC_3(mad24, T, T, T, T)
+SG_INT24(int, uint)
+SG_INT24(uint, uint)
+
+/* upsample(hi, lo) = hi << bits(lo) | lo, in the twice-as-wide type R. */
+#define SG_UPSAMPLE(R, T, U, B)                                              \
+  SG_OVL R upsample(T hi, U lo) { return (R)(((R)hi << B) | (R)lo); }        \
+  SG_VEC_2(upsample, R, T, U)
+SG_UPSAMPLE(short, char, uchar, 8)
+SG_UPSAMPLE(ushort, uchar, uchar, 8)
+SG_UPSAMPLE(int, short, ushort, 16)
+SG_UPSAMPLE(uint, ushort, ushort, 16)
+SG_UPSAMPLE(long, int, uint, 32)
+SG_UPSAMPLE(ulong, uint, uint, 32)
