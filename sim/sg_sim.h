@@ -63,6 +63,73 @@ enum sg_flow sg_uop_flow(const struct sg_uop *u);
 /* Disassemble into buf ("addi a0, a0, 4", "sg.barrier a0"); returns buf. */
 const char *sg_disasm(const struct sg_uop *u, uint64_t pc, char *buf, size_t len);
 
+/* Operand layouts (the FMT column of sg_insn.def). x = integer register,
+ * f = FP register. */
+enum sg_fmt {
+  SG_FMT_R,     /* x rd, x rs1, x rs2 */
+  SG_FMT_I,     /* x rd, x rs1, imm */
+  SG_FMT_SH,    /* x rd, x rs1, shamt */
+  SG_FMT_L,     /* x rd, imm(x rs1): integer loads, jalr */
+  SG_FMT_S,     /* x rs2, imm(x rs1) */
+  SG_FMT_B,     /* x rs1, x rs2, pc + imm */
+  SG_FMT_U,     /* x rd, imm[31:12] */
+  SG_FMT_J,     /* x rd, pc + imm */
+  SG_FMT_FL,    /* f rd, imm(x rs1) */
+  SG_FMT_FS,    /* f rs2, imm(x rs1) */
+  SG_FMT_R4,    /* f rd, f rs1, f rs2, f rs3 */
+  SG_FMT_FR,    /* f rd, f rs1, f rs2 */
+  SG_FMT_F1,    /* f rd, f rs1 */
+  SG_FMT_FX,    /* x rd, f rs1 */
+  SG_FMT_XF,    /* f rd, x rs1 */
+  SG_FMT_FC,    /* x rd, f rs1, f rs2 */
+  SG_FMT_A,     /* x rd, x rs2, (x rs1) */
+  SG_FMT_LR,    /* x rd, (x rs1) */
+  SG_FMT_CSR,   /* x rd, csr (imm), x rs1 */
+  SG_FMT_CSRI,  /* x rd, csr (imm), uimm (rs1) */
+  SG_FMT_FENCE, /* pred, succ (imm) */
+  SG_FMT_N,     /* no operands */
+  SG_FMT_SFU,   /* f rd, f rs1 [, f rs2]; function number in rm */
+  SG_FMT_X1,    /* x rs1 */
+  SG_FMT_X2     /* x rd, x rs1 */
+};
+
+/* Functional units (the UNIT column of sg_insn.def), for timing mode. */
+enum sg_unit {
+  SG_UNIT_ALU, SG_UNIT_MUL, SG_UNIT_DIV, SG_UNIT_FPU, SG_UNIT_SFU,
+  SG_UNIT_LSU, SG_UNIT_BRANCH, SG_UNIT_CSR, SG_UNIT_SIMT
+};
+
+/* Table lookups by op (SG_OP_ILLEGAL included: "illegal", SG_FMT_N, ALU). */
+const char *sg_op_name(enum sg_op op);
+enum sg_fmt sg_op_fmt(enum sg_op op);
+enum sg_unit sg_op_unit(enum sg_op op);
+/* Does the op write an integer rd (so rd == x0 discards the result)? */
+bool sg_op_writes_x(enum sg_op op);
+/* Is bits 14:12 of the op a rounding mode (FP arithmetic and conversions)? */
+bool sg_op_has_rm(enum sg_op op);
+
+/* SFU function numbers (funct7 of custom-0, from sg_sfu.def). */
+enum sg_sfu_fn {
+#define SG_SFU(name, num, arity, ffn, dfn) SG_SFU_##name = num,
+#include "sg_sfu.def"
+#undef SG_SFU
+};
+/* Name ("sin") and arity of an SFU function; NULL / 0 when undefined. */
+const char *sg_sfu_name(unsigned fn);
+unsigned sg_sfu_arity(unsigned fn);
+
+/* SIMT CSRs (docs/isa.md). */
+enum {
+  SG_CSR_LANE = 0xCC0, SG_CSR_WARP, SG_CSR_WARPSIZE, SG_CSR_NWARP,
+  SG_CSR_TID_X, SG_CSR_TID_Y, SG_CSR_TID_Z,
+  SG_CSR_NTID_X, SG_CSR_NTID_Y, SG_CSR_NTID_Z,
+  SG_CSR_CTAID_X, SG_CSR_CTAID_Y, SG_CSR_CTAID_Z,
+  SG_CSR_NCTAID_X, SG_CSR_NCTAID_Y, SG_CSR_NCTAID_Z,
+  SG_CSR_PARAMS, SG_CSR_CORE, SG_CSR_TIDLIN
+};
+/* Name of a CSR the core knows ("fflags", "sg.tid.x"); NULL otherwise. */
+const char *sg_csr_name(unsigned csr);
+
 /* ---- Program ----------------------------------------------------------- */
 
 /* Branch PC -> reconvergence PC (immediate post-dominator). SG_RECONV_EXIT
@@ -83,6 +150,10 @@ enum sg_status sg_code_create(const uint32_t *words, size_t nwords, uint64_t bas
                               const struct sg_reconv *table, size_t ntable,
                               struct sg_code **out);
 void sg_code_destroy(struct sg_code *code);
+/* Decodes the word at pc into *out; false when pc is outside the code. */
+bool sg_code_uop(const struct sg_code *code, uint64_t pc, struct sg_uop *out);
+/* Reconvergence PC of the branch at pc (SG_RECONV_EXIT when not in the table). */
+uint64_t sg_code_reconv(const struct sg_code *code, uint64_t pc);
 
 /* ---- Memory ------------------------------------------------------------ */
 

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: MIT */
+/* SIMT core (DESIGN.md section 4), "decode once": sg_insn.def turned into the
+ * decoder, the per-op table lookups, and the pre-decoded program (struct
+ * sg_code) with its reconvergence table. */
+#include "sg_sim_impl.h"
+
+#include <stdlib.h>
+
+struct insn_info {
+  uint32_t match, mask;
+  uint8_t fmt, unit;
+  const char *mnem;
+};
+
+static const struct insn_info insns[SG_OP_COUNT] = {
+#define SG_INSN(name, m, k, fmt, unit, mnem) \
+  [SG_OP_##name] = {m, k, SG_FMT_##fmt, SG_UNIT_##unit, mnem},
+#include "sg_insn.def"
+#undef SG_INSN
+    [SG_OP_ILLEGAL] = {0, 0, SG_FMT_N, SG_UNIT_ALU, "illegal"},
+};
+
+const char *sg_op_name(enum sg_op op) { return insns[op < SG_OP_COUNT ? op : SG_OP_ILLEGAL].mnem; }
+enum sg_fmt sg_op_fmt(enum sg_op op) { return insns[op < SG_OP_COUNT ? op : SG_OP_ILLEGAL].fmt; }
+enum sg_unit sg_op_unit(enum sg_op op) { return insns[op < SG_OP_COUNT ? op : SG_OP_ILLEGAL].unit; }
+
+bool sg_op_has_rm(enum sg_op op) {
+  const struct insn_info *i = &insns[op < SG_OP_COUNT ? op : SG_OP_ILLEGAL];
+  return i->unit == SG_UNIT_FPU && i->mask && !(i->mask & 0x7000);
+}
+
+bool sg_op_writes_x(enum sg_op op) {
+  switch (sg_op_fmt(op)) {
+  case SG_FMT_R: case SG_FMT_I: case SG_FMT_SH: case SG_FMT_L: case SG_FMT_U:
+  case SG_FMT_J: case SG_FMT_FX: case SG_FMT_FC: case SG_FMT_A: case SG_FMT_LR:
+  case SG_FMT_CSR: case SG_FMT_CSRI: case SG_FMT_X2:
+    return true;
+  default:
+    return false;
+  }
+}
+
+const char *sg_sfu_name(unsigned fn) {
+  switch (fn) {
+#define SG_SFU(name, num, arity, ffn, dfn) case num: return #name;
+#include "sg_sfu.def"
+#undef SG_SFU
+  default: return NULL;
+  }
+}
+
+unsigned sg_sfu_arity(unsigned fn) {
+  switch (fn) {
+#define SG_SFU(name, num, arity, ffn, dfn) case num: return arity;
+#include "sg_sfu.def"
+#undef SG_SFU
+  default: return 0;
+  }
+}
+
+static int64_t imm_i(uint32_t w) { return (int64_t)(int32_t)w >> 20; }
+static int64_t imm_s(uint32_t w) { return ((int64_t)(int32_t)w >> 25 << 5) | ((w >> 7) & 0x1f); }
+static int64_t imm_b(uint32_t w) {
+  return ((int64_t)(int32_t)w >> 31 << 12) | ((w >> 7 & 1) << 11) | ((w >> 25 & 0x3f) << 5) |
+         ((w >> 8 & 0xf) << 1);
+}
+static int64_t imm_j(uint32_t w) {
+  return ((int64_t)(int32_t)w >> 31 << 20) | (w & 0xff000) | ((w >> 20 & 1) << 11) |
+         ((w >> 21 & 0x3ff) << 1);
+}
+
+static int64_t decode_imm(enum sg_fmt fmt, uint32_t w) {
+  switch (fmt) {
+  case SG_FMT_I: case SG_FMT_L: case SG_FMT_FL: return imm_i(w);
+  case SG_FMT_SH: return w >> 20 & 0x3f;
+  case SG_FMT_S: case SG_FMT_FS: return imm_s(w);
+  case SG_FMT_B: return imm_b(w);
+  case SG_FMT_U: return (int64_t)(int32_t)(w & 0xfffff000u);
+  case SG_FMT_J: return imm_j(w);
+  case SG_FMT_CSR: case SG_FMT_CSRI: return w >> 20;
+  case SG_FMT_FENCE: return w >> 20 & 0xff;
+  default: return 0;
+  }
+}
+
+static enum sg_op lookup(uint32_t w) {
+  for (unsigned op = 0; op < SG_OP_ILLEGAL; op++)
+    if ((w & insns[op].mask) == insns[op].match)
+      return op;
+  return SG_OP_ILLEGAL;
+}
+
+void sg_decode(uint32_t w, struct sg_uop *u) {
+  enum sg_op op = lookup(w);
+  unsigned f7 = w >> 25;
+  /* custom-0 is only as large as sg_sfu.def */
+  if ((op == SG_OP_SFU_S || op == SG_OP_SFU_D) && !sg_sfu_name(f7))
+    op = SG_OP_ILLEGAL;
+  enum sg_fmt fmt = insns[op].fmt;
+  u->op = op;
+  u->rd = w >> 7 & 31;
+  u->rs1 = w >> 15 & 31;
+  u->rs2 = w >> 20 & 31;
+  u->rs3 = w >> 27;
+  u->rm = (fmt == SG_FMT_SFU || insns[op].unit == SG_UNIT_SIMT) ? f7 : (w >> 12 & 7);
+  u->imm = decode_imm(fmt, w);
+  u->raw = w;
+}
+
+enum sg_flow sg_uop_flow(const struct sg_uop *u) {
+  switch (u->op) {
+  case SG_OP_JAL: return u->rd ? SG_FLOW_CALL : SG_FLOW_JUMP;
+  case SG_OP_JALR: return SG_FLOW_RETURN;
+  case SG_OP_SG_EXIT: case SG_OP_ILLEGAL: case SG_OP_ECALL: case SG_OP_EBREAK:
+    return SG_FLOW_EXIT;
+  default:
+    return sg_op_fmt(u->op) == SG_FMT_B ? SG_FLOW_BRANCH : SG_FLOW_NEXT;
+  }
+}
+
+/* ---- Pre-decoded program ---------------------------------------------- */
+
+static bool in_code(const struct sg_code *c, uint64_t pc) {
+  return pc >= c->base && (pc - c->base) / 4 < c->n && (pc & 3) == 0;
+}
+
+/* fflags/fcsr readers make per-lane exception flags observable. */
+static bool reads_fflags(const struct sg_uop *u) {
+  enum sg_fmt fmt = sg_op_fmt(u->op);
+  return (fmt == SG_FMT_CSR || fmt == SG_FMT_CSRI) && (u->imm == 0x001 || u->imm == 0x003);
+}
+
+enum sg_status sg_code_create(const uint32_t *words, size_t nwords, uint64_t base,
+                              const struct sg_reconv *table, size_t ntable,
+                              struct sg_code **out) {
+  *out = NULL;
+  if ((base & 3) || nwords > (SIZE_MAX / sizeof(struct sg_uop)) || base + nwords * 4 < base)
+    return SG_EINVAL;
+  struct sg_code *c = calloc(1, sizeof(*c));
+  if (!c)
+    return SG_ENOMEM;
+  c->base = base;
+  c->n = nwords;
+  c->uops = malloc((nwords ? nwords : 1) * sizeof(*c->uops));
+  c->reconv = malloc((nwords ? nwords : 1) * sizeof(*c->reconv));
+  if (!c->uops || !c->reconv) {
+    sg_code_destroy(c);
+    return SG_ENOMEM;
+  }
+  for (size_t i = 0; i < nwords; i++) {
+    struct sg_uop *u = &c->uops[i];
+    sg_decode(words[i], u);
+    c->track_fflags |= reads_fflags(u);
+    if (u->rd == 0 && sg_op_writes_x(u->op))
+      u->rd = SG_XSINK; /* x0 stays zero: results go to a scratch row */
+    c->reconv[i] = SG_RECONV_EXIT;
+  }
+  for (size_t i = 0; i < ntable; i++) {
+    const struct sg_reconv *r = &table[i];
+    if (!in_code(c, r->branch_pc) || (r->reconv_pc != SG_RECONV_EXIT && !in_code(c, r->reconv_pc)) ||
+        sg_op_fmt(c->uops[(r->branch_pc - base) / 4].op) != SG_FMT_B) {
+      sg_code_destroy(c);
+      return SG_EBINARY;
+    }
+    c->reconv[(r->branch_pc - base) / 4] = r->reconv_pc;
+  }
+  *out = c;
+  return SG_OK;
+}
+
+void sg_code_destroy(struct sg_code *c) {
+  if (!c)
+    return;
+  free(c->uops);
+  free(c->reconv);
+  free(c);
+}
+
+bool sg_code_uop(const struct sg_code *c, uint64_t pc, struct sg_uop *out) {
+  if (!in_code(c, pc))
+    return false;
+  sg_decode(c->uops[(pc - c->base) / 4].raw, out);
+  return true;
+}
+
+uint64_t sg_code_reconv(const struct sg_code *c, uint64_t pc) {
+  return in_code(c, pc) ? c->reconv[(pc - c->base) / 4] : SG_RECONV_EXIT;
+}

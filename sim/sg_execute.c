@@ -1,0 +1,587 @@
+/* SPDX-License-Identifier: MIT */
+/* SIMT core (DESIGN.md section 4), execute: one switch over the pre-decoded
+ * uops of a warp, each case a few lines under a one-line RTL comment. A warp
+ * instruction runs over the active lanes; pure ALU ops take a full-mask loop
+ * the C compiler vectorises. */
+#define _GNU_SOURCE
+#include "sg_fp.h"
+#include "sg_sim_impl.h"
+
+#include <math.h>
+
+/* ---- Memory: translate through the memory map ------------------------- */
+
+static const struct sg_region no_region; /* empty: the cache starts missing */
+
+static const struct sg_region *find_region(const struct sg_memmap *m, uint64_t a) {
+  uint32_t lo = 0, hi = m->count;
+  while (lo < hi) { /* first region with base > a */
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (m->regions[mid].base <= a)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo ? &m->regions[lo - 1] : &no_region;
+}
+
+static inline bool covers(const struct sg_region *r, uint64_t a, unsigned size) {
+  uint64_t off = a - r->base;
+  return off < r->size && r->size - off >= size;
+}
+
+/* Host pointer for [a, a+size) with permissions perm, or NULL. */
+static inline uint8_t *xlate(struct sg_core *c, uint64_t a, unsigned size, uint32_t perm) {
+  const struct sg_region *r = c->last;
+  if (__builtin_expect(!covers(r, a, size), 0)) {
+    r = find_region(c->mem, a);
+    if (!covers(r, a, size))
+      return NULL;
+    c->last = r;
+  }
+  return (r->perm & perm) == perm ? r->host + (a - r->base) : NULL;
+}
+
+static void mem_fault(struct sg_core *c, const struct sg_warp *w, uint64_t pc, unsigned lane,
+                      uint64_t a, unsigned size, uint32_t perm, const char *what) {
+  const struct sg_region *r = find_region(c->mem, a);
+  bool mapped = covers(r, a, size);
+  enum sg_fault_kind k = !mapped ? SG_FAULT_UNMAPPED
+                         : (perm & SG_PERM_W) && !(r->perm & SG_PERM_W) ? SG_FAULT_READ_ONLY
+                                                                         : SG_FAULT_UNMAPPED;
+  sg_core_fault(c, w, k, pc, lane, a, size, "%s of %u bytes to %s address 0x%llx%s%s%s", what,
+                size, !mapped ? "unmapped" : k == SG_FAULT_READ_ONLY ? "read-only" : "unreadable",
+                (unsigned long long)a, mapped ? " (" : "", mapped && r->name ? r->name : "",
+                mapped ? ")" : "");
+}
+
+/* AMO / LR / SC address: aligned, mapped, readable and writable. */
+static void *amo_ptr(struct sg_core *c, const struct sg_warp *w, uint64_t pc, unsigned lane,
+                     uint64_t a, unsigned size) {
+  if (a & (size - 1)) {
+    sg_core_fault(c, w, SG_FAULT_MISALIGNED, pc, lane, a, size,
+                  "misaligned %u-byte atomic at address 0x%llx", size, (unsigned long long)a);
+    return NULL;
+  }
+  void *p = xlate(c, a, size, SG_PERM_R | SG_PERM_W);
+  if (!p)
+    mem_fault(c, w, pc, lane, a, size, SG_PERM_R | SG_PERM_W, "atomic");
+  return p;
+}
+
+#define AMO_MINMAX(NAME, T, ST)                                                     \
+  static T NAME(T *p, T s, unsigned kind) { /* 0 min, 1 max, 2 minu, 3 maxu */      \
+    T o = __atomic_load_n(p, __ATOMIC_RELAXED), n;                                  \
+    do                                                                              \
+      n = kind == 0 ? ((ST)s < (ST)o ? s : o) : kind == 1 ? ((ST)s > (ST)o ? s : o) \
+        : kind == 2 ? (s < o ? s : o) : (s > o ? s : o);                            \
+    while (!__atomic_compare_exchange_n(p, &o, n, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)); \
+    return o;                                                                       \
+  }
+AMO_MINMAX(amo_minmax32, uint32_t, int32_t)
+AMO_MINMAX(amo_minmax64, uint64_t, int64_t)
+
+/* ---- CSRs -------------------------------------------------------------- */
+
+static uint64_t csr_read(const struct sg_core *c, const struct sg_warp *w, unsigned csr,
+                         unsigned l, uint64_t now) {
+  const struct sg_cta_desc *d = c->cta;
+  uint32_t t = w->id * c->cfg.warp_size + l;
+  switch (csr) {
+  case 0x001: return w->fcsr[l] & 31;
+  case 0x002: return w->fcsr[l] >> 5 & 7;
+  case 0x003: return w->fcsr[l] & 0xff;
+  case 0xC00: case 0xC01: case 0xC02: return now;
+  case SG_CSR_LANE: return l;
+  case SG_CSR_WARP: return w->id;
+  case SG_CSR_WARPSIZE: return c->cfg.warp_size;
+  case SG_CSR_NWARP: return d->num_warps;
+  case SG_CSR_TID_X: return t % d->ntid[0];
+  case SG_CSR_TID_Y: return t / d->ntid[0] % d->ntid[1];
+  case SG_CSR_TID_Z: return t / d->ntid[0] / d->ntid[1];
+  case SG_CSR_NTID_X: case SG_CSR_NTID_Y: case SG_CSR_NTID_Z: return d->ntid[csr - SG_CSR_NTID_X];
+  case SG_CSR_CTAID_X: case SG_CSR_CTAID_Y: case SG_CSR_CTAID_Z: return d->ctaid[csr - SG_CSR_CTAID_X];
+  case SG_CSR_NCTAID_X: case SG_CSR_NCTAID_Y: case SG_CSR_NCTAID_Z: return d->nctaid[csr - SG_CSR_NCTAID_X];
+  case SG_CSR_PARAMS: return d->params_addr;
+  case SG_CSR_CORE: return d->core_id;
+  default: return t; /* SG_CSR_TIDLIN */
+  }
+}
+
+/* csrrw / csrrs / csrrc and their immediate forms, lane by lane. Only the FP
+ * CSRs are writable; a write elsewhere, or an unknown CSR, is illegal. */
+static bool csr_exec(struct sg_core *c, struct sg_warp *w, const struct sg_uop *u, uint64_t mask,
+                     uint64_t pc, uint64_t now) {
+  unsigned csr = (unsigned)u->imm, kind = u->raw >> 12 & 3; /* 1 rw, 2 rs, 3 rc */
+  bool write = kind == 1 || u->rs1 != 0, fp = csr >= 1 && csr <= 3;
+  if (!sg_csr_name(csr) || (write && !fp)) {
+    sg_core_fault(c, w, SG_FAULT_ILLEGAL_INSN, pc, 64, 0, 0, "%s of CSR 0x%x",
+                  sg_csr_name(csr) ? "write to read-only" : "access to unknown", csr);
+    return false;
+  }
+  static const uint32_t field_mask[4] = {0, 31, 7 << 5, 0xff}, shift[4] = {0, 0, 5, 0};
+  uint64_t frm_any = 0;
+  for (uint64_t m = mask; m; m &= m - 1) {
+    unsigned l = (unsigned)__builtin_ctzll(m);
+    uint64_t old = csr_read(c, w, csr, l, now);
+    uint64_t src = (u->raw >> 14 & 1) ? u->rs1 : w->x[u->rs1][l];
+    uint64_t v = kind == 1 ? src : kind == 2 ? old | src : old & ~src;
+    if (write)
+      w->fcsr[l] = (w->fcsr[l] & ~field_mask[csr]) | ((uint32_t)(v << shift[csr]) & field_mask[csr]);
+    w->x[u->rd][l] = old;
+  }
+  for (unsigned l = 0; l < c->cfg.warp_size; l++)
+    frm_any |= w->fcsr[l] >> 5;
+  w->frm_any = frm_any != 0;
+  return true;
+}
+
+/* ---- SFU --------------------------------------------------------------- */
+
+#define SFU_CALL1(fn, a, b) fn(a)
+#define SFU_CALL2(fn, a, b) fn(a, b)
+static float sfu32(unsigned fn, float a, float b) {
+  switch (fn) {
+#define SG_SFU(name, num, arity, ffn, dfn) case num: return SFU_CALL##arity(ffn, a, b);
+#include "sg_sfu.def"
+#undef SG_SFU
+  default: (void)b; return NAN; /* the decoder admits only sg_sfu.def numbers */
+  }
+}
+static double sfu64(unsigned fn, double a, double b) {
+  switch (fn) {
+#define SG_SFU(name, num, arity, ffn, dfn) case num: return SFU_CALL##arity(dfn, a, b);
+#include "sg_sfu.def"
+#undef SG_SFU
+  default: (void)b; return NAN;
+  }
+}
+
+/* ---- The interpreter --------------------------------------------------- */
+
+#define vmcase(op) case SG_OP_##op:
+#define vmbreak break
+
+/* Lanes are visited only through this: each set bit of the active mask. */
+#define FOR_LANES(l) \
+  for (uint64_t m_ = mask, l = 0; m_ && ((l = (uint64_t)__builtin_ctzll(m_)), 1); m_ &= m_ - 1)
+#define ACTIVE(...) do { FOR_LANES(l) __VA_ARGS__; } while (0)
+/* Side-effect-free ops: a plain loop when all lanes are active. */
+#define EACH(l, ...)                                \
+  do {                                              \
+    if (mask == full)                               \
+      for (unsigned l = 0; l < ws; l++) __VA_ARGS__; \
+    else                                            \
+      FOR_LANES(l) __VA_ARGS__;                     \
+  } while (0)
+#define ALU(...) EACH(l, xd[l] = (__VA_ARGS__))
+#define FALU(...) EACH(l, fd[l] = (__VA_ARGS__))
+#define FAULT() do { st = SG_WARP_FAULT; goto out; } while (0)
+
+#define X1 x1[l]
+#define X2 x2[l]
+#define S1 ((int64_t)x1[l])
+#define S2 ((int64_t)x2[l])
+#define SX32(v) ((uint64_t)(int64_t)(int32_t)(uint32_t)(v))
+#define F1S sg_f32(f1[l])
+#define F2S sg_f32(f2[l])
+#define F3S sg_f32(f3[l])
+#define F1D sg_f64(f1[l])
+#define F2D sg_f64(f2[l])
+#define F3D sg_f64(f3[l])
+
+/* Conditional branch: uniform outcomes just move the PC. */
+#define BRANCH(cond)                                                      \
+  do {                                                                    \
+    uint64_t t_ = 0;                                                      \
+    FOR_LANES(l) t_ |= (uint64_t)(cond) << l;                             \
+    nbr++;                                                                \
+    if (t_ == mask)                                                       \
+      npc = pc + imm;                                                     \
+    else if (t_) {                                                        \
+      ndiv++;                                                             \
+      top->pc = pc;                                                       \
+      c->reconv->diverge(stk, t_, pc + imm, npc, code->reconv[idx]);      \
+      goto reload;                                                        \
+    }                                                                     \
+  } while (0)
+
+#define LOAD(T, ext)                                                      \
+  FOR_LANES(l) {                                                          \
+    uint64_t a_ = x1[l] + imm;                                            \
+    const uint8_t *p_ = xlate(c, a_, sizeof(T), SG_PERM_R);               \
+    T v_;                                                                 \
+    if (!p_) {                                                            \
+      mem_fault(c, w, pc, l, a_, sizeof(T), SG_PERM_R, "load");           \
+      FAULT();                                                            \
+    }                                                                     \
+    memcpy(&v_, p_, sizeof v_);                                           \
+    ext;                                                                  \
+  }
+#define STORE(T, val)                                                     \
+  FOR_LANES(l) {                                                          \
+    uint64_t a_ = x1[l] + imm;                                            \
+    uint8_t *p_ = xlate(c, a_, sizeof(T), SG_PERM_W);                     \
+    T v_ = (T)(val);                                                      \
+    if (!p_) {                                                            \
+      mem_fault(c, w, pc, l, a_, sizeof(T), SG_PERM_W, "store");          \
+      FAULT();                                                            \
+    }                                                                     \
+    memcpy(p_, &v_, sizeof v_);                                           \
+  }
+/* AMO: rd = old value (sign-extended for .w), memory = f(old, rs2). */
+#define AMO(T, ...)                                                       \
+  FOR_LANES(l) {                                                          \
+    T *p_ = amo_ptr(c, w, pc, l, x1[l], sizeof(T));                       \
+    T s_ = (T)x2[l];                                                      \
+    if (!p_)                                                              \
+      FAULT();                                                            \
+    T o_ = (__VA_ARGS__);                                                 \
+    xd[l] = sizeof(T) == 4 ? SX32(o_) : (uint64_t)o_;                     \
+  }
+#define AMO_W(fn) AMO(uint32_t, fn(p_, s_, __ATOMIC_SEQ_CST))
+#define AMO_D(fn) AMO(uint64_t, fn(p_, s_, __ATOMIC_SEQ_CST))
+#define LR(T)                                                             \
+  FOR_LANES(l) {                                                          \
+    T *p_ = amo_ptr(c, w, pc, l, x1[l], sizeof(T));                       \
+    if (!p_)                                                              \
+      FAULT();                                                            \
+    T v_ = __atomic_load_n(p_, __ATOMIC_SEQ_CST);                         \
+    w->lr_addr[l] = x1[l], w->lr_val[l] = v_, w->lr_valid |= 1ull << l;   \
+    xd[l] = sizeof(T) == 4 ? SX32(v_) : (uint64_t)v_;                     \
+  }
+/* SC: compare-and-swap against the value the lane's LR read. */
+#define SC(T)                                                             \
+  FOR_LANES(l) {                                                          \
+    T *p_ = amo_ptr(c, w, pc, l, x1[l], sizeof(T));                       \
+    T e_ = (T)w->lr_val[l];                                               \
+    if (!p_)                                                              \
+      FAULT();                                                            \
+    bool ok_ = (w->lr_valid >> l & 1) && w->lr_addr[l] == x1[l] &&        \
+               __atomic_compare_exchange_n(p_, &e_, (T)x2[l], false,      \
+                                           __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+    w->lr_valid &= ~(1ull << l);                                          \
+    xd[l] = !ok_;                                                         \
+  }
+
+/* FP ops on the host FPU: the plain loop in the default case (RNE, flags
+ * unobservable), else lane by lane with the lane's rounding mode and flags. */
+#define FP_RM(l, rm_)                                                     \
+  unsigned rm_ = u->rm == SG_RM_DYN ? w->fcsr[l] >> 5 : u->rm;            \
+  if (rm_ > SG_RMM) {                                                     \
+    sg_core_fault(c, w, SG_FAULT_ILLEGAL_INSN, pc, (unsigned)l, 0, 0,     \
+                  "invalid rounding mode %u", rm_);                       \
+    FAULT();                                                              \
+  }
+#define FPH(W, fop, expr, src)                                            \
+  do {                                                                    \
+    if (fp_fast)                                                          \
+      FALU(sg_canon##W(expr));                                            \
+    else                                                                  \
+      FOR_LANES(l) {                                                      \
+        unsigned fl_ = 0;                                                 \
+        FP_RM(l, rm_);                                                    \
+        fd[l] = sg_canon##W(FP_SLOW##W(fop, rm_, src, &fl_));             \
+        w->fcsr[l] |= fl_;                                                \
+      }                                                                   \
+  } while (0)
+#define FP_SLOW32(fop, rm, src, fl) sg_fp_slow32(fop, rm, F1S, F2S, F3S, src, fl)
+#define FP_SLOW64(fop, rm, src, fl) sg_fp_slow64(fop, rm, F1D, F2D, F3D, src, fl)
+/* FP ops done in software with explicit flags. */
+#define FPSOFT(dst, ...)                                                  \
+  FOR_LANES(l) {                                                          \
+    unsigned fl_ = 0;                                                     \
+    dst[l] = (__VA_ARGS__);                                               \
+    w->fcsr[l] |= fl_;                                                    \
+  }
+#define FCVT_INT(v, sgn, bits)                                            \
+  FOR_LANES(l) {                                                          \
+    unsigned fl_ = 0;                                                     \
+    FP_RM(l, rm_);                                                        \
+    xd[l] = sg_fcvt_int(v, rm_, sgn, bits, &fl_);                         \
+    w->fcsr[l] |= fl_;                                                    \
+  }
+
+enum sg_warp_state sg_warp_run(struct sg_core *c, struct sg_warp *w, uint64_t budget) {
+  const struct sg_code *code = c->code;
+  const unsigned ws = c->cfg.warp_size;
+  const uint64_t full = ws == 64 ? ~0ull : (1ull << ws) - 1;
+  const uint64_t nbytes = code->n * 4;
+  struct sg_simt_stack *stk = &w->stack;
+  struct sg_simt_entry *top;
+  uint64_t pc, mask, rpc, nact, n = 0, nthr = 0, nbr = 0, ndiv = 0;
+  enum sg_warp_state st = SG_WARP_READY;
+
+reload:
+  c->reconv->settle(stk, w->exited);
+  if (stk->depth == 0) {
+    st = SG_WARP_DONE;
+    goto out;
+  }
+  top = &stk->e[stk->depth - 1];
+  pc = top->pc;
+  rpc = top->reconv_pc;
+  mask = top->mask & ~w->exited;
+  nact = (uint64_t)__builtin_popcountll(mask);
+  while (n < budget) {
+    uint64_t idx = pc - code->base;
+    if (__builtin_expect(idx >= nbytes || (idx & 3), 0)) {
+      top->pc = pc;
+      sg_core_fault(c, w, SG_FAULT_FETCH, pc, 64, 0, 0, "jump to 0x%llx outside the code",
+                    (unsigned long long)pc);
+      FAULT();
+    }
+    idx >>= 2;
+    const struct sg_uop *u = &code->uops[idx];
+    const int64_t imm = u->imm;
+    uint64_t *xd = w->x[u->rd], *fd = w->f[u->rd & 31];
+    const uint64_t *x1 = w->x[u->rs1], *x2 = w->x[u->rs2];
+    const uint64_t *f1 = w->f[u->rs1], *f2 = w->f[u->rs2], *f3 = w->f[u->rs3];
+    const bool fp_fast = !code->track_fflags && (u->rm == SG_RNE || (u->rm == SG_RM_DYN && !w->frm_any));
+    uint64_t npc = pc + 4;
+    n++;
+    nthr += nact;
+    switch ((enum sg_op)u->op) {
+    /* ---- RV64I ---- */
+    vmcase(LUI)    /* rd = imm */           ALU((uint64_t)imm); vmbreak;
+    vmcase(AUIPC)  /* rd = pc + imm */      ALU(pc + imm); vmbreak;
+    vmcase(JAL)    /* rd = pc+4; pc += imm */ ALU(pc + 4); npc = pc + imm; vmbreak;
+    vmcase(JALR) { /* rd = pc+4; pc = (rs1 + imm) & ~1, uniform over lanes */
+      uint64_t t = (x1[__builtin_ctzll(mask)] + imm) & ~1ull, bad = 0;
+      FOR_LANES(l) bad |= (uint64_t)(((x1[l] + imm) & ~1ull) != t) << l;
+      if (bad) {
+        sg_core_fault(c, w, SG_FAULT_DIVERGENT_JUMP, pc, (unsigned)__builtin_ctzll(bad), 0, 0,
+                      "indirect jump whose lanes disagree on the target");
+        FAULT();
+      }
+      ALU(pc + 4);
+      npc = t;
+      vmbreak;
+    }
+    vmcase(BEQ)    /* if rs1 == rs2: pc += imm */ BRANCH(X1 == X2); vmbreak;
+    vmcase(BNE)    /* if rs1 != rs2: pc += imm */ BRANCH(X1 != X2); vmbreak;
+    vmcase(BLT)    /* if rs1 <s rs2: pc += imm */ BRANCH(S1 < S2); vmbreak;
+    vmcase(BGE)    /* if rs1 >=s rs2: pc += imm */ BRANCH(S1 >= S2); vmbreak;
+    vmcase(BLTU)   /* if rs1 <u rs2: pc += imm */ BRANCH(X1 < X2); vmbreak;
+    vmcase(BGEU)   /* if rs1 >=u rs2: pc += imm */ BRANCH(X1 >= X2); vmbreak;
+    vmcase(LB)     /* rd = sext(M8[rs1 + imm]) */  LOAD(int8_t, xd[l] = (uint64_t)(int64_t)v_); vmbreak;
+    vmcase(LH)     /* rd = sext(M16[rs1 + imm]) */ LOAD(int16_t, xd[l] = (uint64_t)(int64_t)v_); vmbreak;
+    vmcase(LW)     /* rd = sext(M32[rs1 + imm]) */ LOAD(int32_t, xd[l] = (uint64_t)(int64_t)v_); vmbreak;
+    vmcase(LD)     /* rd = M64[rs1 + imm] */       LOAD(uint64_t, xd[l] = v_); vmbreak;
+    vmcase(LBU)    /* rd = zext(M8[rs1 + imm]) */  LOAD(uint8_t, xd[l] = v_); vmbreak;
+    vmcase(LHU)    /* rd = zext(M16[rs1 + imm]) */ LOAD(uint16_t, xd[l] = v_); vmbreak;
+    vmcase(LWU)    /* rd = zext(M32[rs1 + imm]) */ LOAD(uint32_t, xd[l] = v_); vmbreak;
+    vmcase(SB)     /* M8[rs1 + imm] = rs2 */  STORE(uint8_t, X2); vmbreak;
+    vmcase(SH)     /* M16[rs1 + imm] = rs2 */ STORE(uint16_t, X2); vmbreak;
+    vmcase(SW)     /* M32[rs1 + imm] = rs2 */ STORE(uint32_t, X2); vmbreak;
+    vmcase(SD)     /* M64[rs1 + imm] = rs2 */ STORE(uint64_t, X2); vmbreak;
+    vmcase(ADDI)   /* rd = rs1 + imm */       ALU(X1 + imm); vmbreak;
+    vmcase(SLTI)   /* rd = rs1 <s imm */      ALU(S1 < imm); vmbreak;
+    vmcase(SLTIU)  /* rd = rs1 <u imm */      ALU(X1 < (uint64_t)imm); vmbreak;
+    vmcase(XORI)   /* rd = rs1 ^ imm */       ALU(X1 ^ imm); vmbreak;
+    vmcase(ORI)    /* rd = rs1 | imm */       ALU(X1 | imm); vmbreak;
+    vmcase(ANDI)   /* rd = rs1 & imm */       ALU(X1 & imm); vmbreak;
+    vmcase(SLLI)   /* rd = rs1 << shamt */    ALU(X1 << imm); vmbreak;
+    vmcase(SRLI)   /* rd = rs1 >>u shamt */   ALU(X1 >> imm); vmbreak;
+    vmcase(SRAI)   /* rd = rs1 >>s shamt */   ALU((uint64_t)(S1 >> imm)); vmbreak;
+    vmcase(ADD)    /* rd = rs1 + rs2 */       ALU(X1 + X2); vmbreak;
+    vmcase(SUB)    /* rd = rs1 - rs2 */       ALU(X1 - X2); vmbreak;
+    vmcase(SLL)    /* rd = rs1 << rs2[5:0] */ ALU(X1 << (X2 & 63)); vmbreak;
+    vmcase(SLT)    /* rd = rs1 <s rs2 */      ALU(S1 < S2); vmbreak;
+    vmcase(SLTU)   /* rd = rs1 <u rs2 */      ALU(X1 < X2); vmbreak;
+    vmcase(XOR)    /* rd = rs1 ^ rs2 */       ALU(X1 ^ X2); vmbreak;
+    vmcase(SRL)    /* rd = rs1 >>u rs2[5:0] */ ALU(X1 >> (X2 & 63)); vmbreak;
+    vmcase(SRA)    /* rd = rs1 >>s rs2[5:0] */ ALU((uint64_t)(S1 >> (X2 & 63))); vmbreak;
+    vmcase(OR)     /* rd = rs1 | rs2 */       ALU(X1 | X2); vmbreak;
+    vmcase(AND)    /* rd = rs1 & rs2 */       ALU(X1 & X2); vmbreak;
+    vmcase(ADDIW)  /* rd = sext32(rs1 + imm) */         ALU(SX32(X1 + imm)); vmbreak;
+    vmcase(SLLIW)  /* rd = sext32(rs1[31:0] << shamt) */ ALU(SX32((uint32_t)X1 << imm)); vmbreak;
+    vmcase(SRLIW)  /* rd = sext32(rs1[31:0] >>u shamt) */ ALU(SX32((uint32_t)X1 >> imm)); vmbreak;
+    vmcase(SRAIW)  /* rd = sext32(rs1[31:0] >>s shamt) */ ALU(SX32((int32_t)X1 >> imm)); vmbreak;
+    vmcase(ADDW)   /* rd = sext32(rs1 + rs2) */           ALU(SX32(X1 + X2)); vmbreak;
+    vmcase(SUBW)   /* rd = sext32(rs1 - rs2) */           ALU(SX32(X1 - X2)); vmbreak;
+    vmcase(SLLW)   /* rd = sext32(rs1 << rs2[4:0]) */     ALU(SX32((uint32_t)X1 << (X2 & 31))); vmbreak;
+    vmcase(SRLW)   /* rd = sext32(rs1[31:0] >>u rs2[4:0]) */ ALU(SX32((uint32_t)X1 >> (X2 & 31))); vmbreak;
+    vmcase(SRAW)   /* rd = sext32(rs1[31:0] >>s rs2[4:0]) */ ALU(SX32((int32_t)X1 >> (X2 & 31))); vmbreak;
+    vmcase(FENCE)  /* memory is sequentially consistent per lane */ vmbreak;
+    vmcase(FENCE_I) /* code is never written */ vmbreak;
+    vmcase(ECALL) vmcase(EBREAK) vmcase(ILLEGAL) /* trap */
+      sg_core_fault(c, w, SG_FAULT_ILLEGAL_INSN, pc, 64, 0, 0, "illegal instruction 0x%08x (%s)",
+                    u->raw, sg_op_name(u->op));
+      FAULT();
+    vmcase(CSRRW) vmcase(CSRRS) vmcase(CSRRC) vmcase(CSRRWI) vmcase(CSRRSI) vmcase(CSRRCI)
+      /* rd = csr; csr = rs1 / csr | rs1 / csr & ~rs1 (FP CSRs only) */
+      if (!csr_exec(c, w, u, mask, pc, c->insns + n))
+        FAULT();
+      vmbreak;
+    /* ---- M: division by zero and overflow as the spec tabulates ---- */
+    vmcase(MUL)    /* rd = rs1 * rs2 */             ALU(X1 * X2); vmbreak;
+    vmcase(MULH)   /* rd = (rs1 *s rs2) >> 64 */     ALU((uint64_t)((__int128)S1 * S2 >> 64)); vmbreak;
+    vmcase(MULHSU) /* rd = (rs1 *su rs2) >> 64 */    ALU((uint64_t)((__int128)S1 * (__int128)X2 >> 64)); vmbreak;
+    vmcase(MULHU)  /* rd = (rs1 *u rs2) >> 64 */     ALU((uint64_t)((unsigned __int128)X1 * X2 >> 64)); vmbreak;
+    vmcase(DIV)    /* rd = rs1 /s rs2 (x/0 = -1, MIN/-1 = MIN) */
+      ACTIVE(xd[l] = X2 == 0 ? ~0ull : (S1 == INT64_MIN && S2 == -1) ? X1 : (uint64_t)(S1 / S2)); vmbreak;
+    vmcase(DIVU)   /* rd = rs1 /u rs2 (x/0 = ~0) */  ACTIVE(xd[l] = X2 == 0 ? ~0ull : X1 / X2); vmbreak;
+    vmcase(REM)    /* rd = rs1 %s rs2 (x%0 = x, MIN%-1 = 0) */
+      ACTIVE(xd[l] = X2 == 0 ? X1 : S2 == -1 ? 0 : (uint64_t)(S1 % S2)); vmbreak;
+    vmcase(REMU)   /* rd = rs1 %u rs2 (x%0 = x) */   ACTIVE(xd[l] = X2 == 0 ? X1 : X1 % X2); vmbreak;
+    vmcase(MULW)   /* rd = sext32(rs1 * rs2) */      ALU(SX32(X1 * X2)); vmbreak;
+    vmcase(DIVW)   /* rd = sext32(rs1 /s rs2), 32-bit */
+      ACTIVE(xd[l] = (int32_t)X2 == 0 ? ~0ull : ((int32_t)X1 == INT32_MIN && (int32_t)X2 == -1) ? SX32(X1) : SX32((int32_t)X1 / (int32_t)X2)); vmbreak;
+    vmcase(DIVUW)  /* rd = sext32(rs1 /u rs2), 32-bit */
+      ACTIVE(xd[l] = (uint32_t)X2 == 0 ? ~0ull : SX32((uint32_t)X1 / (uint32_t)X2)); vmbreak;
+    vmcase(REMW)   /* rd = sext32(rs1 %s rs2), 32-bit */
+      ACTIVE(xd[l] = (int32_t)X2 == 0 ? SX32(X1) : (int32_t)X2 == -1 ? 0 : SX32((int32_t)X1 % (int32_t)X2)); vmbreak;
+    vmcase(REMUW)  /* rd = sext32(rs1 %u rs2), 32-bit */
+      ACTIVE(xd[l] = (uint32_t)X2 == 0 ? SX32(X1) : SX32((uint32_t)X1 % (uint32_t)X2)); vmbreak;
+    /* ---- A ---- */
+    vmcase(LR_W)   /* rd = M32[rs1]; reserve */ LR(uint32_t); vmbreak;
+    vmcase(LR_D)   /* rd = M64[rs1]; reserve */ LR(uint64_t); vmbreak;
+    vmcase(SC_W)   /* M32[rs1] = rs2 if still reserved value; rd = failed */ SC(uint32_t); vmbreak;
+    vmcase(SC_D)   /* M64[rs1] = rs2 if still reserved value; rd = failed */ SC(uint64_t); vmbreak;
+    vmcase(AMOSWAP_W) /* rd = M32[rs1]; M32[rs1] = rs2 */ AMO_W(__atomic_exchange_n); vmbreak;
+    vmcase(AMOADD_W)  /* rd = M32[rs1]; M32[rs1] += rs2 */ AMO_W(__atomic_fetch_add); vmbreak;
+    vmcase(AMOXOR_W)  /* rd = M32[rs1]; M32[rs1] ^= rs2 */ AMO_W(__atomic_fetch_xor); vmbreak;
+    vmcase(AMOAND_W)  /* rd = M32[rs1]; M32[rs1] &= rs2 */ AMO_W(__atomic_fetch_and); vmbreak;
+    vmcase(AMOOR_W)   /* rd = M32[rs1]; M32[rs1] |= rs2 */ AMO_W(__atomic_fetch_or); vmbreak;
+    vmcase(AMOMIN_W)  /* rd = M32[rs1]; M32[rs1] = min_s */ AMO(uint32_t, amo_minmax32(p_, s_, 0)); vmbreak;
+    vmcase(AMOMAX_W)  /* rd = M32[rs1]; M32[rs1] = max_s */ AMO(uint32_t, amo_minmax32(p_, s_, 1)); vmbreak;
+    vmcase(AMOMINU_W) /* rd = M32[rs1]; M32[rs1] = min_u */ AMO(uint32_t, amo_minmax32(p_, s_, 2)); vmbreak;
+    vmcase(AMOMAXU_W) /* rd = M32[rs1]; M32[rs1] = max_u */ AMO(uint32_t, amo_minmax32(p_, s_, 3)); vmbreak;
+    vmcase(AMOSWAP_D) /* rd = M64[rs1]; M64[rs1] = rs2 */ AMO_D(__atomic_exchange_n); vmbreak;
+    vmcase(AMOADD_D)  /* rd = M64[rs1]; M64[rs1] += rs2 */ AMO_D(__atomic_fetch_add); vmbreak;
+    vmcase(AMOXOR_D)  /* rd = M64[rs1]; M64[rs1] ^= rs2 */ AMO_D(__atomic_fetch_xor); vmbreak;
+    vmcase(AMOAND_D)  /* rd = M64[rs1]; M64[rs1] &= rs2 */ AMO_D(__atomic_fetch_and); vmbreak;
+    vmcase(AMOOR_D)   /* rd = M64[rs1]; M64[rs1] |= rs2 */ AMO_D(__atomic_fetch_or); vmbreak;
+    vmcase(AMOMIN_D)  /* rd = M64[rs1]; M64[rs1] = min_s */ AMO(uint64_t, amo_minmax64(p_, s_, 0)); vmbreak;
+    vmcase(AMOMAX_D)  /* rd = M64[rs1]; M64[rs1] = max_s */ AMO(uint64_t, amo_minmax64(p_, s_, 1)); vmbreak;
+    vmcase(AMOMINU_D) /* rd = M64[rs1]; M64[rs1] = min_u */ AMO(uint64_t, amo_minmax64(p_, s_, 2)); vmbreak;
+    vmcase(AMOMAXU_D) /* rd = M64[rs1]; M64[rs1] = max_u */ AMO(uint64_t, amo_minmax64(p_, s_, 3)); vmbreak;
+    /* ---- F and D ---- */
+    vmcase(FLW)    /* fd = box(M32[rs1 + imm]) */ LOAD(uint32_t, fd[l] = 0xffffffff00000000ull | v_); vmbreak;
+    vmcase(FLD)    /* fd = M64[rs1 + imm] */      LOAD(uint64_t, fd[l] = v_); vmbreak;
+    vmcase(FSW)    /* M32[rs1 + imm] = fs2[31:0] */ STORE(uint32_t, f2[l]); vmbreak;
+    vmcase(FSD)    /* M64[rs1 + imm] = fs2 */      STORE(uint64_t, f2[l]); vmbreak;
+    vmcase(FMADD_S)  /* fd = fs1 * fs2 + fs3 */    FPH(32, SG_FOP_FMA, fmaf(F1S, F2S, F3S), 0); vmbreak;
+    vmcase(FMSUB_S)  /* fd = fs1 * fs2 - fs3 */    FPH(32, SG_FOP_FMA, fmaf(F1S, F2S, -F3S), 0); vmbreak;
+    vmcase(FNMSUB_S) /* fd = -(fs1 * fs2) + fs3 */ FPH(32, SG_FOP_FMA, fmaf(-F1S, F2S, F3S), 0); vmbreak;
+    vmcase(FNMADD_S) /* fd = -(fs1 * fs2) - fs3 */ FPH(32, SG_FOP_FMA, fmaf(-F1S, F2S, -F3S), 0); vmbreak;
+    vmcase(FMADD_D)  /* fd = fs1 * fs2 + fs3 */    FPH(64, SG_FOP_FMA, fma(F1D, F2D, F3D), 0); vmbreak;
+    vmcase(FMSUB_D)  /* fd = fs1 * fs2 - fs3 */    FPH(64, SG_FOP_FMA, fma(F1D, F2D, -F3D), 0); vmbreak;
+    vmcase(FNMSUB_D) /* fd = -(fs1 * fs2) + fs3 */ FPH(64, SG_FOP_FMA, fma(-F1D, F2D, F3D), 0); vmbreak;
+    vmcase(FNMADD_D) /* fd = -(fs1 * fs2) - fs3 */ FPH(64, SG_FOP_FMA, fma(-F1D, F2D, -F3D), 0); vmbreak;
+    vmcase(FADD_S)   /* fd = fs1 + fs2 */ FPH(32, SG_FOP_ADD, F1S + F2S, 0); vmbreak;
+    vmcase(FSUB_S)   /* fd = fs1 - fs2 */ FPH(32, SG_FOP_SUB, F1S - F2S, 0); vmbreak;
+    vmcase(FMUL_S)   /* fd = fs1 * fs2 */ FPH(32, SG_FOP_MUL, F1S * F2S, 0); vmbreak;
+    vmcase(FDIV_S)   /* fd = fs1 / fs2 */ FPH(32, SG_FOP_DIV, F1S / F2S, 0); vmbreak;
+    vmcase(FSQRT_S)  /* fd = sqrt(fs1) */ FPH(32, SG_FOP_SQRT, sqrtf(F1S), 0); vmbreak;
+    vmcase(FADD_D)   /* fd = fs1 + fs2 */ FPH(64, SG_FOP_ADD, F1D + F2D, 0); vmbreak;
+    vmcase(FSUB_D)   /* fd = fs1 - fs2 */ FPH(64, SG_FOP_SUB, F1D - F2D, 0); vmbreak;
+    vmcase(FMUL_D)   /* fd = fs1 * fs2 */ FPH(64, SG_FOP_MUL, F1D * F2D, 0); vmbreak;
+    vmcase(FDIV_D)   /* fd = fs1 / fs2 */ FPH(64, SG_FOP_DIV, F1D / F2D, 0); vmbreak;
+    vmcase(FSQRT_D)  /* fd = sqrt(fs1) */ FPH(64, SG_FOP_SQRT, sqrt(F1D), 0); vmbreak;
+    vmcase(FSGNJ_S)  /* fd = {fs2[31], fs1[30:0]} */  FALU(0xffffffff00000000ull | (sg_unbox(f1[l]) & 0x7fffffffu) | (sg_unbox(f2[l]) & 0x80000000u)); vmbreak;
+    vmcase(FSGNJN_S) /* fd = {~fs2[31], fs1[30:0]} */ FALU(0xffffffff00000000ull | (sg_unbox(f1[l]) & 0x7fffffffu) | (~sg_unbox(f2[l]) & 0x80000000u)); vmbreak;
+    vmcase(FSGNJX_S) /* fd = fs1 ^ fs2[31] */         FALU(0xffffffff00000000ull | (sg_unbox(f1[l]) ^ (sg_unbox(f2[l]) & 0x80000000u))); vmbreak;
+    vmcase(FSGNJ_D)  /* fd = {fs2[63], fs1[62:0]} */  FALU((f1[l] & ~(1ull << 63)) | (f2[l] & (1ull << 63))); vmbreak;
+    vmcase(FSGNJN_D) /* fd = {~fs2[63], fs1[62:0]} */ FALU((f1[l] & ~(1ull << 63)) | (~f2[l] & (1ull << 63))); vmbreak;
+    vmcase(FSGNJX_D) /* fd = fs1 ^ fs2[63] */         FALU(f1[l] ^ (f2[l] & (1ull << 63))); vmbreak;
+    vmcase(FMIN_S)   /* fd = minimumNumber(fs1, fs2) */ FPSOFT(fd, sg_fminmax32(f1[l], f2[l], false, &fl_)); vmbreak;
+    vmcase(FMAX_S)   /* fd = maximumNumber(fs1, fs2) */ FPSOFT(fd, sg_fminmax32(f1[l], f2[l], true, &fl_)); vmbreak;
+    vmcase(FMIN_D)   /* fd = minimumNumber(fs1, fs2) */ FPSOFT(fd, sg_fminmax64(f1[l], f2[l], false, &fl_)); vmbreak;
+    vmcase(FMAX_D)   /* fd = maximumNumber(fs1, fs2) */ FPSOFT(fd, sg_fminmax64(f1[l], f2[l], true, &fl_)); vmbreak;
+    vmcase(FCVT_W_S)  /* rd = sext32(int32(fs1)), saturating */  FCVT_INT(F1S, true, 32); vmbreak;
+    vmcase(FCVT_WU_S) /* rd = sext32(uint32(fs1)), saturating */ FCVT_INT(F1S, false, 32); vmbreak;
+    vmcase(FCVT_L_S)  /* rd = int64(fs1), saturating */          FCVT_INT(F1S, true, 64); vmbreak;
+    vmcase(FCVT_LU_S) /* rd = uint64(fs1), saturating */         FCVT_INT(F1S, false, 64); vmbreak;
+    vmcase(FCVT_W_D)  /* rd = sext32(int32(fs1)), saturating */  FCVT_INT(F1D, true, 32); vmbreak;
+    vmcase(FCVT_WU_D) /* rd = sext32(uint32(fs1)), saturating */ FCVT_INT(F1D, false, 32); vmbreak;
+    vmcase(FCVT_L_D)  /* rd = int64(fs1), saturating */          FCVT_INT(F1D, true, 64); vmbreak;
+    vmcase(FCVT_LU_D) /* rd = uint64(fs1), saturating */         FCVT_INT(F1D, false, 64); vmbreak;
+    vmcase(FCVT_S_W)  /* fd = float(int32(rs1)) */  FPH(32, SG_FOP_CVT, (float)(int32_t)X1, (int32_t)X1); vmbreak;
+    vmcase(FCVT_S_WU) /* fd = float(uint32(rs1)) */ FPH(32, SG_FOP_CVT, (float)(uint32_t)X1, (uint32_t)X1); vmbreak;
+    vmcase(FCVT_S_L)  /* fd = float(int64(rs1)) */  FPH(32, SG_FOP_CVT, (float)S1, S1); vmbreak;
+    vmcase(FCVT_S_LU) /* fd = float(uint64(rs1)) */ FPH(32, SG_FOP_CVT, (float)X1, X1); vmbreak;
+    vmcase(FCVT_D_W)  /* fd = double(int32(rs1)) */  FPH(64, SG_FOP_CVT, (double)(int32_t)X1, (int32_t)X1); vmbreak;
+    vmcase(FCVT_D_WU) /* fd = double(uint32(rs1)) */ FPH(64, SG_FOP_CVT, (double)(uint32_t)X1, (uint32_t)X1); vmbreak;
+    vmcase(FCVT_D_L)  /* fd = double(int64(rs1)) */  FPH(64, SG_FOP_CVT, (double)S1, S1); vmbreak;
+    vmcase(FCVT_D_LU) /* fd = double(uint64(rs1)) */ FPH(64, SG_FOP_CVT, (double)X1, X1); vmbreak;
+    vmcase(FCVT_S_D)  /* fd = float(fs1) */
+      FPH(32, SG_FOP_CVT, (float)F1D, F1D);
+      FOR_LANES(l) w->fcsr[l] |= sg_snan64(f1[l]) ? SG_FF_NV : 0; /* lost when widened */
+      vmbreak;
+    vmcase(FCVT_D_S)  /* fd = double(fs1) */
+      FPH(64, SG_FOP_CVT, (double)F1S, F1S);
+      FOR_LANES(l) w->fcsr[l] |= sg_snan32(f1[l]) ? SG_FF_NV : 0;
+      vmbreak;
+    vmcase(FEQ_S)    /* rd = fs1 == fs2 (quiet) */ FPSOFT(xd, sg_fcmp(F1S, F2S, sg_snan32(f1[l]) || sg_snan32(f2[l]), 0, &fl_)); vmbreak;
+    vmcase(FLT_S)    /* rd = fs1 < fs2 */          FPSOFT(xd, sg_fcmp(F1S, F2S, false, 1, &fl_)); vmbreak;
+    vmcase(FLE_S)    /* rd = fs1 <= fs2 */         FPSOFT(xd, sg_fcmp(F1S, F2S, false, 2, &fl_)); vmbreak;
+    vmcase(FEQ_D)    /* rd = fs1 == fs2 (quiet) */ FPSOFT(xd, sg_fcmp(F1D, F2D, sg_snan64(f1[l]) || sg_snan64(f2[l]), 0, &fl_)); vmbreak;
+    vmcase(FLT_D)    /* rd = fs1 < fs2 */          FPSOFT(xd, sg_fcmp(F1D, F2D, false, 1, &fl_)); vmbreak;
+    vmcase(FLE_D)    /* rd = fs1 <= fs2 */         FPSOFT(xd, sg_fcmp(F1D, F2D, false, 2, &fl_)); vmbreak;
+    vmcase(FCLASS_S) /* rd = class bits of fs1 */ ALU(sg_fclass32(f1[l])); vmbreak;
+    vmcase(FCLASS_D) /* rd = class bits of fs1 */ ALU(sg_fclass64(f1[l])); vmbreak;
+    vmcase(FMV_X_W)  /* rd = sext32(fs1[31:0]) */ ALU(SX32(f1[l])); vmbreak;
+    vmcase(FMV_W_X)  /* fd = box(rs1[31:0]) */    FALU(0xffffffff00000000ull | (uint32_t)X1); vmbreak;
+    vmcase(FMV_X_D)  /* rd = fs1 */               ALU(f1[l]); vmbreak;
+    vmcase(FMV_D_X)  /* fd = rs1 */               FALU(X1); vmbreak;
+    /* ---- SIMT extension ---- */
+    vmcase(SFU_S)    /* fd = sfu_fn(fs1 [, fs2]) in single */ FALU(sg_canon32(sfu32(u->rm, F1S, F2S))); vmbreak;
+    vmcase(SFU_D)    /* fd = sfu_fn(fs1 [, fs2]) in double */ FALU(sg_canon64(sfu64(u->rm, F1D, F2D))); vmbreak;
+    vmcase(SG_BARRIER) /* wait for every unfinished warp of the CTA */
+      if (mask != (w->lanes & ~w->exited)) {
+        sg_core_fault(c, w, SG_FAULT_BARRIER_DIVERGENCE, pc, (unsigned)__builtin_ctzll(w->lanes & ~w->exited & ~mask), 0, 0,
+                      "barrier reached by only part of a warp");
+        FAULT();
+      }
+      top->pc = npc;
+      st = SG_WARP_BARRIER;
+      goto out;
+    vmcase(SG_EXIT)  /* active lanes finish */
+      w->exited |= mask;
+      top->pc = npc;
+      goto reload;
+    vmcase(SG_VOTE_ANY) { /* rd = OR over active lanes of (rs1 != 0) */
+      uint64_t v = 0;
+      FOR_LANES(l) v |= X1 != 0;
+      ALU(v);
+      vmbreak;
+    }
+    vmcase(SG_VOTE_ALL) { /* rd = AND over active lanes of (rs1 != 0) */
+      uint64_t v = 1;
+      FOR_LANES(l) v &= X1 != 0;
+      ALU(v);
+      vmbreak;
+    }
+    vmcase(SG_BALLOT) { /* rd = mask of active lanes with rs1 != 0 */
+      uint64_t v = 0;
+      FOR_LANES(l) v |= (uint64_t)(X1 != 0) << l;
+      ALU(v);
+      vmbreak;
+    }
+    vmcase(SG_SHFL) { /* rd = rs1 of lane rs2 if active, else own rs1 */
+      uint64_t t[SG_MAX_WARP_SIZE];
+      FOR_LANES(l) t[l] = X2 < ws && (mask >> X2 & 1) ? x1[X2] : X1;
+      ALU(t[l]);
+      vmbreak;
+    }
+    case SG_OP_COUNT: /* not an op */
+      vmbreak;
+    }
+    pc = npc;
+    if (pc == rpc) { /* reached the reconvergence point */
+      top->pc = pc;
+      goto reload;
+    }
+  }
+  top->pc = pc;
+out:
+  c->stats.warp_insns += n;
+  c->stats.thread_insns += nthr;
+  c->stats.lane_slots += n * ws;
+  c->stats.branches += nbr;
+  c->stats.divergent_branches += ndiv;
+  c->insns += n;
+  return st;
+}

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/* SIMT core (DESIGN.md section 4): private state shared by decode, execute,
+ * the SIMT stack and the warp scheduler. Not part of the sim/ interface. */
+#ifndef SG_SIM_IMPL_H
+#define SG_SIM_IMPL_H
+
+#include "sg_sim.h"
+
+/* Integer results written to x0 go to this scratch row, so x0 reads as zero
+ * without a check on every write. */
+#define SG_XSINK 32
+#define SG_NXREGS 33
+
+struct sg_code {
+  uint64_t base;
+  size_t n;              /* words */
+  struct sg_uop *uops;   /* decoded, rd == x0 redirected to SG_XSINK */
+  uint64_t *reconv;      /* per word: reconvergence PC of a branch there */
+  bool track_fflags;     /* the program reads fflags/fcsr, so keep them exact */
+};
+
+/* ---- SIMT stack (reconvergence policy behind an ops struct) ------------ */
+
+struct sg_simt_entry {
+  uint64_t pc, reconv_pc, mask;
+};
+
+/* IPDOM: each divergence splits a mask into two non-empty parts, so a warp
+ * of n lanes never needs more than 2n - 1 entries above the bottom one. */
+#define SG_SIMT_DEPTH (2 * SG_MAX_WARP_SIZE + 1)
+struct sg_simt_stack {
+  uint32_t depth;
+  struct sg_simt_entry e[SG_SIMT_DEPTH];
+};
+
+struct sg_reconv_ops {
+  const char *name;
+  void (*init)(struct sg_simt_stack *s, uint64_t pc, uint64_t mask);
+  /* The top's lanes disagree at a branch: taken lanes go to target, the
+   * others to fallthrough; reconv is the branch's reconvergence PC. */
+  void (*diverge)(struct sg_simt_stack *s, uint64_t taken, uint64_t target,
+                  uint64_t fallthrough, uint64_t reconv);
+  /* Pops entries that reached their reconvergence PC or whose lanes all
+   * exited. The warp is done when the depth drops to 0. */
+  void (*settle)(struct sg_simt_stack *s, uint64_t exited);
+};
+extern const struct sg_reconv_ops sg_reconv_ipdom;
+
+/* ---- Warps and the core ------------------------------------------------ */
+
+enum sg_warp_state { SG_WARP_READY, SG_WARP_BARRIER, SG_WARP_DONE, SG_WARP_FAULT };
+
+struct sg_warp {
+  uint64_t x[SG_NXREGS][SG_MAX_WARP_SIZE]; /* lane-contiguous */
+  uint64_t f[32][SG_MAX_WARP_SIZE];        /* singles NaN-boxed */
+  uint32_t fcsr[SG_MAX_WARP_SIZE];         /* frm << 5 | fflags */
+  uint64_t lr_addr[SG_MAX_WARP_SIZE], lr_val[SG_MAX_WARP_SIZE];
+  uint64_t lr_valid;
+  uint64_t lanes;    /* lanes that run (init mask) */
+  uint64_t exited;   /* lanes that executed sg.exit */
+  bool frm_any;      /* some lane has a non-zero frm: dynamic rm is slow */
+  uint32_t id;
+  enum sg_warp_state state;
+  struct sg_simt_stack stack;
+};
+
+struct sg_core {
+  struct sg_sim_config cfg;
+  const struct sg_reconv_ops *reconv;
+  struct sg_warp **warps;    /* allocated lazily, up to SG_MAX_CTA_WARPS */
+  uint32_t nwarps_alloc;
+  /* the CTA being run */
+  const struct sg_code *code;
+  const struct sg_cta_desc *cta;
+  const struct sg_memmap *mem;
+  const struct sg_region *last; /* translation cache: last region hit */
+  struct sg_fault *fault;
+  struct sg_stats stats;
+  uint64_t insns;               /* warp instructions of this CTA */
+};
+
+/* Runs warp w for at most budget instructions; returns its new state
+ * (READY when the budget ran out). */
+enum sg_warp_state sg_warp_run(struct sg_core *c, struct sg_warp *w, uint64_t budget);
+
+/* Fills c->fault for warp w at pc (lane-specific when lane < warp size). */
+void sg_core_fault(struct sg_core *c, const struct sg_warp *w, enum sg_fault_kind kind,
+                   uint64_t pc, unsigned lane, uint64_t addr, uint32_t size,
+                   const char *fmt, ...) __attribute__((format(printf, 8, 9)));
+
+/* SFU helpers named by sg_sfu.def that libm lacks. */
+float sg_exp10f(float x);
+double sg_exp10(double x);
+float sg_rsqrtf(float x);
+double sg_rsqrt(double x);
+float sg_sinpif(float x);
+double sg_sinpi(double x);
+float sg_cospif(float x);
+double sg_cospi(double x);
+float sg_tanpif(float x);
+double sg_tanpi(double x);
+
+#endif
