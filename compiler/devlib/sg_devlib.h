@@ -49,6 +49,13 @@
     v_;                                                                      \
   })
 
+/* Address windows of the device (mirror SG_ADDR_* in compiler/sg_compiler.h;
+ * keep in sync): what a __generic pointer points to. */
+#define SG_ADDR_LOCAL 0x40000000ul
+#define SG_ADDR_PARAMS 0x50000000ul
+#define SG_ADDR_STACK 0x60000000ul
+#define SG_ADDR_GLOBAL 0x100000000ul
+
 /* ---- Vector expansion ----------------------------------------------------
  * A vector built-in applies its scalar version per component (LLVM
  * re-vectorises nothing here: the target has no vector unit). Halves keep
