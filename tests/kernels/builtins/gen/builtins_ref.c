@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: MIT */
+/* Host reference for tests/kernels/builtins: prints the .ref file of the
+ * case named on the command line, computed with the host's C library and
+ * plain C integer arithmetic (independently of SoftGPU's device library).
+ * Build: cc -O0 -o builtins_ref builtins_ref.c -lm
+ * Use:   ./builtins_ref math > ../math.ref */
+#include <fenv.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+static const float math_x[16] = {-3.5f, -2, -1, -0.75f, -0.5f, -0.25f, 0, 0.25f,
+                                 0.5f, 0.75f, 1, 1.5f, 2, 3, 10, 100};
+
+static void pf(float v) { printf("%.9g\n", v); }
+static void pd(double v) { printf("%.17g\n", v); }
+
+static void ref_math(void)
+{
+  printf("buffer 1\n");
+  for (int i = 0; i < 16; i++) {
+    float v = math_x[i];
+    float r[12] = {sinf(v), cosf(v), tanf(v), expf(v), exp2f(v), logf(v),
+                   log2f(v), atanf(v), powf(v, 2.5f), tanhf(v),
+                   atan2f(v, 1.5f), hypotf(v, 2.0f)};
+    for (int k = 0; k < 12; k++)
+      pf(r[k]);
+  }
+  printf("buffer 2\n");
+  for (int i = 0; i < 16; i++) {
+    float v = math_x[i], ip, fl = floorf(v), mi;
+    int ex;
+    float fr = fminf(v - fl, 0x1.fffffep-1f);
+    float mf = modff(v, &mi);
+    float r[16] = {fabsf(v), fl, ceilf(v), truncf(v), roundf(v), rintf(v),
+                   fr, fl, mf, fminf(v, 0.5f), fmaxf(v, 0.5f),
+                   fmaf(v, v, 1.0f), copysignf(1.0f, v), ldexpf(v, 3),
+                   sqrtf(fabsf(v)), frexpf(v, &ex)};
+    (void)ip;
+    for (int k = 0; k < 16; k++)
+      pf(r[k]);
+  }
+  printf("buffer 3\n");
+  for (int i = 0; i < 16; i++) {
+    int ex;
+    frexpf(math_x[i], &ex);
+    printf("%d %d\n", ex, ilogbf(math_x[i]));
+  }
+  printf("buffer 4\n");
+  for (int i = 0; i < 16; i++) {
+    float v = math_x[i], q[4] = {v, 2 * v, -v, v + 1};
+    for (int k = 0; k < 4; k++)
+      pf(sinf(q[k]));
+    for (int k = 0; k < 4; k++)
+      pf(expf(q[k] * 0.5f));
+  }
+  printf("buffer 5\n");
+  for (int i = 0; i < 16; i++) {
+    double v = math_x[i];
+    pd(sin(v)), pd(exp(v)), pd(log(v)), pd(pow(v, 2.5)), pd(sqrt(fabs(v))),
+        pd(floor(v));
+  }
+}
+
+static const int int_a[12] = {0, 1, -1, 7, -7, 2147483647, -2147483647 - 1, 1000, -123456, 65535, 0x12345678, -300};
+static const int int_b[12] = {0, -1, -1, 3, 9, 1, -1, -1000, 654321, 65535, 31, -301};
+
+static int64_t sat64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; }
+static int clz32(uint32_t v) { int n = 0; for (uint32_t m = 1u << 31; m && !(v & m); m >>= 1) n++; return n; }
+static int pop32(uint32_t v) { int n = 0; for (; v; v >>= 1) n += v & 1; return n; }
+
+static void ref_integer(void)
+{
+  printf("buffer 2\n");
+  for (int i = 0; i < 12; i++) {
+    int64_t x = int_a[i], y = int_b[i];
+    uint32_t ux = (uint32_t)x;
+    unsigned n = (uint32_t)y & 31;
+    int64_t r[14] = {
+        (int32_t)(uint32_t)(x < 0 ? -x : x), (int32_t)(uint32_t)(x > y ? x - y : y - x),
+        sat64(x + y, INT32_MIN, INT32_MAX), sat64(x - y, INT32_MIN, INT32_MAX),
+        (x + y) >> 1, (x + y + 1) >> 1, clz32(ux), pop32(ux), (x * y) >> 32,
+        sat64(x * y + 5, INT32_MIN, INT32_MAX),
+        (int32_t)(n ? (ux << n) | (ux >> (32 - n)) : ux),
+        sat64(x, -100, 100), (x < y ? x : y) + (x < y ? y : x) / 2,
+        (x & 0xfff) * (y & 0xfff) + 3};
+    for (int k = 0; k < 14; k++)
+      printf("%lld\n", (long long)r[k]);
+  }
+  printf("buffer 3\n");
+  for (int i = 0; i < 12; i++) {
+    uint64_t x = (uint32_t)int_a[i], y = (uint32_t)int_b[i];
+    printf("%llu %llu %llu %llu\n", (unsigned long long)(x + y > UINT32_MAX ? UINT32_MAX : x + y),
+           (unsigned long long)(x < y ? 0 : x - y), (unsigned long long)((x * y) >> 32),
+           (unsigned long long)((x + y + 1) >> 1));
+  }
+  printf("buffer 4\n");
+  for (int i = 0; i < 12; i++) {
+    int x = int_a[i], y = int_b[i];
+    int cx[4] = {(int8_t)x, (int8_t)(x >> 8), (int8_t)y, (int8_t)(y >> 8)};
+    int cy[4] = {(int8_t)y, (int8_t)(y >> 8), (int8_t)x, (int8_t)(x >> 8)};
+    for (int k = 0; k < 4; k++)
+      printf("%d ", (int)sat64(cx[k] + cy[k], -128, 127));
+    for (int k = 0; k < 4; k++)
+      printf("%d ", (int8_t)(uint8_t)(cx[k] < 0 ? -cx[k] : cx[k]));
+    printf("\n");
+  }
+  printf("buffer 5\n");
+  for (int i = 0; i < 12; i++) {
+    int64_t lx = (int64_t)int_a[i] * 1000003, ly = (int64_t)int_b[i] * 999983;
+    __int128 p = (__int128)(int64_t)((uint64_t)lx << 20) * (int64_t)((uint64_t)ly << 20);
+    int64_t sa = (int64_t)((uint64_t)lx * 0x7fffff), sb = (int64_t)((uint64_t)-ly * 0x7fffff);
+    __int128 s = (__int128)sa - sb;
+    int64_t sv = s > INT64_MAX ? INT64_MAX : s < INT64_MIN ? INT64_MIN : (int64_t)s;
+    printf("%lld %lld %lld\n", (long long)(int64_t)(p >> 64),
+           (long long)(int64_t)(((uint64_t)(uint32_t)int_a[i] << 32) | (uint32_t)int_b[i]),
+           (long long)sv);
+  }
+}
+
+struct ref_case {
+  const char *name;
+  void (*print)(void);
+};
+
+static const struct ref_case cases[] = {
+    {"math", ref_math},
+    {"integer", ref_integer},
+};
+
+int main(int argc, char **argv)
+{
+  for (size_t i = 0; argc == 2 && i < sizeof cases / sizeof cases[0]; i++)
+    if (strcmp(argv[1], cases[i].name) == 0) {
+      cases[i].print();
+      return 0;
+    }
+  fprintf(stderr, "usage: builtins_ref CASE\n");
+  return 2;
+}
