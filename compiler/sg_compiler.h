@@ -45,8 +45,11 @@ struct sg_kernel_arg {
   uint32_t address_qualifier; /* CL_KERNEL_ARG_ADDRESS_* value */
   uint32_t access_qualifier;  /* CL_KERNEL_ARG_ACCESS_* value */
   uint64_t type_qualifier;    /* CL_KERNEL_ARG_TYPE_* bits */
-  uint32_t size;    /* bytes clSetKernelArg must receive (8 for pointers) */
-  uint32_t offset;  /* from SG_PARAM_ARGS_OFFSET; unused for SG_ARG_LOCAL */
+  uint32_t size;    /* bytes clSetKernelArg must receive (8 for pointers);
+                       SG_ARG_LOCAL: 8, the size of its slot */
+  uint32_t offset;  /* from SG_PARAM_ARGS_OFFSET. SG_ARG_LOCAL: an 8-byte slot
+                       where the device writes the address it chose in the
+                       local window (after static_local_size) */
 };
 
 /* Which work-item functions a kernel uses; lets the runtime pick a local size

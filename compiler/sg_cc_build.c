@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: MIT */
+/* DESIGN.md "2. The compiler": sg_build drives the stages (options, clang
+ * front end, passes and codegen, link, reconvergence, binary) and keeps the
+ * build log. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* asprintf, strndup, posix_spawn_file_actions_addchdir_np */
+#endif
+#include "sg_cc_internal.h"
+
+#include <llvm-c/Core.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sg_text_append(struct sg_text *t, const char *s, size_t n)
+{
+  if (!t->buf || t->len + n + 1 > t->cap) {
+    size_t cap = t->cap ? t->cap : 256;
+    while (cap < t->len + n + 1)
+      cap *= 2;
+    char *b = realloc(t->buf, cap);
+    if (!b)
+      return; /* the log is best effort; the status says what happened */
+    t->buf = b, t->cap = cap;
+  }
+  memcpy(t->buf + t->len, s, n);
+  t->len += n;
+  t->buf[t->len] = 0;
+}
+
+void sg_text_printf(struct sg_text *t, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  char *s = NULL;
+  int n = vasprintf(&s, fmt, ap);
+  va_end(ap);
+  if (n >= 0)
+    sg_text_append(t, s, (size_t)n);
+  free(s);
+}
+
+char *sg_text_take(struct sg_text *t)
+{
+  char *s = t->buf ? t->buf : strdup("");
+  memset(t, 0, sizeof *t);
+  return s;
+}
+
+const char *sg_compiler_version(void)
+{
+  static char v[64];
+  if (!v[0]) {
+    unsigned major, minor, patch;
+    LLVMGetVersion(&major, &minor, &patch);
+    snprintf(v, sizeof v, "SoftGPU compiler 0.1 (LLVM %u.%u.%u)", major, minor, patch);
+  }
+  return v;
+}
+
+/* Entry PCs from the linked symbols; every kernel sees the whole .sg.local
+ * block (its variables sit at fixed addresses in the window). */
+static enum sg_status place_kernels(struct sg_cc_object *o, const struct sg_linked *l,
+                                    struct sg_text *log)
+{
+  for (uint32_t i = 0; i < o->num_kernels; i++) {
+    char name[1024];
+    snprintf(name, sizeof name, SG_ENTRY_PREFIX "%s", o->kernels[i].name);
+    const struct sg_cc_symbol *s = sg_linked_find(l, name);
+    if (!s || !s->is_func) {
+      sg_text_printf(log, "error: no entry point for kernel '%s'\n", o->kernels[i].name);
+      return SG_ELINK;
+    }
+    o->kernels[i].entry_pc = s->addr;
+    o->kernels[i].static_local_size = l->local_size;
+  }
+  return SG_OK;
+}
+
+static enum sg_status build(const struct sg_build_request *req, struct sg_build_result *res,
+                            struct sg_text *log)
+{
+  struct sg_options opt;
+  enum sg_status st = sg_cc_parse_options(req->options, &opt, log);
+  if (st != SG_OK)
+    return st;
+  void *bc = NULL;
+  size_t bc_size = 0;
+  struct sg_cc_object obj = {0};
+  struct sg_linked linked = {0};
+  struct sg_reconv *table = NULL;
+  size_t ntable = 0;
+  st = sg_cc_frontend(req, &opt, &bc, &bc_size, log);
+  if (st == SG_OK)
+    st = sg_cc_compile(bc, bc_size, &opt, &obj, log);
+  if (st == SG_OK)
+    st = sg_cc_link(obj.obj, obj.obj_size, &linked, log);
+  if (st == SG_OK)
+    st = place_kernels(&obj, &linked, log);
+  if (st == SG_OK)
+    st = sg_cc_reconv(&linked, &table, &ntable, log);
+  if (st == SG_OK)
+    st = sg_binary_write(&linked, &opt, obj.kernels, obj.num_kernels, table, ntable,
+                         &res->binary, &res->binary_size);
+  free(table);
+  sg_linked_free(&linked);
+  sg_cc_object_free(&obj);
+  free(bc);
+  sg_cc_options_free(&opt);
+  return st;
+}
+
+enum sg_status sg_build(const struct sg_build_request *req, struct sg_build_result *res)
+{
+  struct sg_text log = {0};
+  memset(res, 0, sizeof *res);
+  enum sg_status st = SG_EINVAL;
+  if (!req || !req->source || (req->num_headers && !req->headers))
+    sg_text_printf(&log, "error: no source\n");
+  else
+    st = build(req, res, &log);
+  if (st == SG_ENOMEM)
+    sg_text_printf(&log, "error: out of host memory\n");
+  res->log = sg_text_take(&log);
+  return st;
+}
+
+void sg_build_result_free(struct sg_build_result *res)
+{
+  free(res->log);
+  free(res->binary);
+  memset(res, 0, sizeof *res);
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/* DESIGN.md "2. The compiler", back end: the RISC-V target machine
+ * (RV64IMAFD, no compressed instructions, no relaxation, static medlow code)
+ * and emission of the optimised module to an in-memory ELF object. */
+#include "sg_cc_internal.h"
+
+#include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SG_TRIPLE "riscv64-unknown-elf"
+
+static void init_riscv(void)
+{
+  LLVMInitializeRISCVTargetInfo();
+  LLVMInitializeRISCVTarget();
+  LLVMInitializeRISCVTargetMC();
+  LLVMInitializeRISCVAsmPrinter();
+  LLVMInitializeRISCVAsmParser(); /* inline asm (.insn) */
+}
+
+LLVMTargetMachineRef sg_cc_target_machine(bool opt_disable, struct sg_text *log)
+{
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, init_riscv);
+  LLVMTargetRef t;
+  char *err = NULL;
+  if (LLVMGetTargetFromTriple(SG_TRIPLE, &t, &err)) {
+    sg_text_printf(log, "error: no RISC-V target in LLVM: %s\n", err ? err : "");
+    LLVMDisposeMessage(err);
+    return NULL;
+  }
+  return LLVMCreateTargetMachine(t, SG_TRIPLE, "generic-rv64", "+m,+a,+f,+d,+zicsr,+zifencei,-c,-relax",
+                                 opt_disable ? LLVMCodeGenLevelNone : LLVMCodeGenLevelAggressive,
+                                 LLVMRelocStatic, LLVMCodeModelSmall);
+}
+
+enum sg_status sg_cc_emit_object(LLVMTargetMachineRef tm, void *module, void **obj,
+                                 size_t *obj_size, struct sg_text *log)
+{
+  char *err = NULL;
+  LLVMMemoryBufferRef buf;
+  if (LLVMTargetMachineEmitToMemoryBuffer(tm, module, LLVMObjectFile, &err, &buf)) {
+    sg_text_printf(log, "error: code generation failed: %s\n", err ? err : "");
+    LLVMDisposeMessage(err);
+    return SG_EBUILD;
+  }
+  *obj_size = LLVMGetBufferSize(buf);
+  *obj = malloc(*obj_size ? *obj_size : 1);
+  if (*obj)
+    memcpy(*obj, LLVMGetBufferStart(buf), *obj_size);
+  LLVMDisposeMemoryBuffer(buf);
+  return *obj ? SG_OK : SG_ENOMEM;
+}

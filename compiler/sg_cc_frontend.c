@@ -1,0 +1,399 @@
+/* SPDX-License-Identifier: MIT */
+/* DESIGN.md "2. The compiler", front end: build options, and clang-19 run as
+ * a subprocess in a private temporary directory holding the source and the
+ * embedded headers. Its diagnostics become the build log. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* asprintf, strndup, posix_spawn_file_actions_addchdir_np */
+#endif
+#include "sg_cc_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* ---- Options ------------------------------------------------------------ */
+
+/* Splits like a POSIX shell: blanks separate words; '...' is literal; "..."
+ * and a bare backslash escape. Returns false on an unterminated quote. */
+static bool split_words(const char *s, char ***words, uint32_t *count)
+{
+  size_t n = strlen(s);
+  char *w = malloc(n + 1);
+  char **v = calloc(n / 2 + 2, sizeof *v);
+  uint32_t c = 0;
+  if (!w || !v)
+    goto fail;
+  for (size_t i = 0; i < n;) {
+    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+      i++;
+    if (i == n)
+      break;
+    size_t len = 0;
+    while (i < n && !(s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) {
+      char q = s[i];
+      if (q == '\'' || q == '"') {
+        for (i++; i < n && s[i] != q; i++) {
+          if (q == '"' && s[i] == '\\' && i + 1 < n && strchr("\"\\$`", s[i + 1]))
+            i++;
+          w[len++] = s[i];
+        }
+        if (i == n)
+          goto fail;
+        i++;
+      } else if (q == '\\' && i + 1 < n) {
+        w[len++] = s[i + 1];
+        i += 2;
+      } else {
+        w[len++] = s[i++];
+      }
+    }
+    w[len] = 0;
+    if (!(v[c++] = strdup(w)))
+      goto fail;
+  }
+  free(w);
+  *words = v;
+  *count = c;
+  return true;
+fail:
+  for (uint32_t i = 0; v && i < c; i++)
+    free(v[i]);
+  free(v);
+  free(w);
+  return false;
+}
+
+/* Options handed to clang unchanged (it implements their meaning). */
+static const char *const clang_flags[] = {
+    "-w", "-Werror", "-cl-fast-relaxed-math", "-cl-mad-enable", "-cl-no-signed-zeros",
+    "-cl-unsafe-math-optimizations", "-cl-finite-math-only", "-cl-denorms-are-zero",
+    "-cl-single-precision-constant", "-cl-uniform-work-group-size",
+};
+
+static const struct { const char *name; uint32_t version; } cl_stds[] = {
+    {"CL1.0", 100}, {"CL1.1", 110}, {"CL1.2", 120}, {"CL2.0", 200}, {"CL3.0", 300},
+};
+
+static bool add_clang_arg(struct sg_options *opt, const char *a, const char *b)
+{
+  char *s;
+  if (asprintf(&s, "%s%s", a, b ? b : "") < 0)
+    return false;
+  char **v = realloc(opt->clang_args, (opt->num_clang_args + 2) * sizeof *v);
+  if (!v) {
+    free(s);
+    return false;
+  }
+  v[opt->num_clang_args++] = s;
+  v[opt->num_clang_args] = NULL;
+  opt->clang_args = v;
+  return true;
+}
+
+/* One option word (and maybe the next); returns the words used, 0 on error. */
+static int parse_one(struct sg_options *opt, char **w, uint32_t left, struct sg_text *log)
+{
+  const char *a = w[0];
+  if (!strncmp(a, "-D", 2) || !strncmp(a, "-I", 2)) {
+    const char *val = a[2] ? a + 2 : (left > 1 ? w[1] : NULL);
+    if (!val || !*val || (a[1] == 'D' && *val == '=')) {
+      sg_text_printf(log, "error: option '%s' needs a %s\n", a, a[1] == 'D' ? "macro name" : "directory");
+      return 0;
+    }
+    char flag[3] = {'-', a[1], 0};
+    if (!add_clang_arg(opt, flag, val))
+      return -1;
+    /* clang runs in the build directory (where embedded headers live); a
+     * relative -I also names a host directory relative to our own cwd. */
+    char cwd[4096], host[8192];
+    if (a[1] == 'I' && *val != '/' && getcwd(cwd, sizeof cwd)) {
+      snprintf(host, sizeof host, "%s/%s", cwd, val);
+      if (!add_clang_arg(opt, "-I", host))
+        return -1;
+    }
+    return a[2] ? 1 : 2;
+  }
+  if (!strncmp(a, "-cl-std=", 8)) {
+    for (size_t i = 0; i < sizeof cl_stds / sizeof cl_stds[0]; i++)
+      if (!strcmp(a + 8, cl_stds[i].name)) {
+        opt->cl_c_version = cl_stds[i].version;
+        return 1;
+      }
+    sg_text_printf(log, "error: unsupported OpenCL C version in option '%s'\n", a);
+    return 0;
+  }
+  for (size_t i = 0; i < sizeof clang_flags / sizeof clang_flags[0]; i++)
+    if (!strcmp(a, clang_flags[i])) {
+      if (!strcmp(a, "-cl-uniform-work-group-size"))
+        opt->uniform_work_group = true;
+      return add_clang_arg(opt, a, NULL) ? 1 : -1;
+    }
+  if (!strcmp(a, "-cl-opt-disable"))
+    opt->opt_disable = true;
+  else if (!strcmp(a, "-cl-kernel-arg-info"))
+    opt->kernel_arg_info = true;
+  else if (strcmp(a, "-g") && strcmp(a, "-cl-strict-aliasing")) {
+    /* -g: no debug info yet; -cl-strict-aliasing: a deprecated 1.x no-op. */
+    sg_text_printf(log, "error: unknown build option '%s'\n", a);
+    return 0;
+  }
+  return 1;
+}
+
+enum sg_status sg_cc_parse_options(const char *options, struct sg_options *opt,
+                                   struct sg_text *log)
+{
+  memset(opt, 0, sizeof *opt);
+  opt->cl_c_version = 120;
+  char **w = NULL;
+  uint32_t n = 0;
+  if (!split_words(options ? options : "", &w, &n)) {
+    sg_text_printf(log, "error: unterminated quote in build options\n");
+    return SG_EOPTIONS;
+  }
+  enum sg_status st = add_clang_arg(opt, "-I.", NULL) ? SG_OK : SG_ENOMEM;
+  for (uint32_t i = 0; i < n && st == SG_OK;) {
+    int used = parse_one(opt, w + i, n - i, log);
+    st = used > 0 ? SG_OK : used == 0 ? SG_EOPTIONS : SG_ENOMEM;
+    i += used > 0 ? (uint32_t)used : 0;
+  }
+  if (opt->cl_c_version < 200)
+    opt->uniform_work_group = true;
+  for (uint32_t i = 0; i < n; i++)
+    free(w[i]);
+  free(w);
+  if (st != SG_OK)
+    sg_cc_options_free(opt);
+  return st;
+}
+
+void sg_cc_options_free(struct sg_options *opt)
+{
+  for (uint32_t i = 0; i < opt->num_clang_args; i++)
+    free(opt->clang_args[i]);
+  free(opt->clang_args);
+  opt->clang_args = NULL;
+  opt->num_clang_args = 0;
+}
+
+/* ---- What the device supports --------------------------------------------- */
+
+/* One list: the device reports exactly what clang is told to enable. */
+static const struct { const char *name; bool feature; } cl_exts[] = {
+    {"cl_khr_byte_addressable_store", false},
+    {"cl_khr_fp64", false},
+    {"cl_khr_global_int32_base_atomics", false},
+    {"cl_khr_global_int32_extended_atomics", false},
+    {"cl_khr_local_int32_base_atomics", false},
+    {"cl_khr_local_int32_extended_atomics", false},
+    {"__opencl_c_fp64", true},
+    {"__opencl_c_int64", true},
+    {"__opencl_c_generic_address_space", true},
+    {"__opencl_c_program_scope_global_variables", true},
+};
+#define NUM_EXTS (sizeof cl_exts / sizeof cl_exts[0])
+
+static char *ext_list(bool features, const char *sep, const char *prefix)
+{
+  static char buf[2][1024];
+  char *b = buf[features];
+  size_t len = strlen(prefix);
+  memcpy(b, prefix, len + 1);
+  for (size_t i = 0; i < NUM_EXTS; i++) {
+    if (cl_exts[i].feature != features)
+      continue;
+    len += (size_t)snprintf(b + len, sizeof buf[0] - len, "%s%s", len > strlen(prefix) ? sep : "",
+                            cl_exts[i].name);
+  }
+  return b;
+}
+
+static const char *once_list(bool features)
+{
+  /* Computed at first use; the table is constant, so racing threads write
+   * identical bytes. */
+  static const char *lists[2];
+  if (!lists[features])
+    lists[features] = ext_list(features, " ", "");
+  return lists[features];
+}
+
+const char *sg_compiler_extensions(void) { return once_list(false); }
+const char *sg_compiler_c_features(void) { return once_list(true); }
+
+/* ---- Running clang ------------------------------------------------------- */
+
+static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+  (void)sb, (void)flag, (void)ftw;
+  return remove(path);
+}
+
+static bool write_file(const char *dir, const char *name, const char *text)
+{
+  char path[4096];
+  if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path)
+    return false;
+  for (char *p = path + strlen(dir) + 1; (p = strchr(p, '/')); p++) {
+    *p = 0;
+    int r = mkdir(path, 0700);
+    *p = '/';
+    if (r && errno != EEXIST)
+      return false;
+  }
+  FILE *f = fopen(path, "wx");
+  if (!f)
+    return false;
+  bool ok = fputs(text, f) >= 0;
+  return (fclose(f) == 0) && ok;
+}
+
+/* A header name must stay inside the directory: relative, no "..". */
+static bool header_name_ok(const char *name)
+{
+  if (!name || !*name || name[0] == '/' || strlen(name) > 1024)
+    return false;
+  for (const char *p = name; *p; p = strchr(p, '/') ? strchr(p, '/') + 1 : p + strlen(p))
+    if (!strncmp(p, "..", 2) && (p[2] == '/' || !p[2]))
+      return false;
+  return !strstr(name, "//") && name[strlen(name) - 1] != '/';
+}
+
+static bool read_file(const char *dir, const char *name, void **data, size_t *size)
+{
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return false;
+  size_t cap = 1 << 16, len = 0;
+  char *b = malloc(cap + 1);
+  for (size_t got; b && (got = fread(b + len, 1, cap - len, f)) > 0;) {
+    len += got;
+    if (len == cap) {
+      char *nb = realloc(b, 2 * cap + 1);
+      if (!nb) {
+        free(b);
+        b = NULL;
+      }
+      b = nb;
+      cap *= 2;
+    }
+  }
+  fclose(f);
+  if (!b)
+    return false;
+  b[len] = 0;
+  *data = b;
+  *size = len;
+  return true;
+}
+
+static const char *std_name(uint32_t version)
+{
+  for (size_t i = 0; i < sizeof cl_stds / sizeof cl_stds[0]; i++)
+    if (cl_stds[i].version == version)
+      return cl_stds[i].name;
+  return "CL1.2";
+}
+
+static enum sg_status run_clang(const char *dir, const struct sg_options *opt,
+                                struct sg_text *log)
+{
+  char std[32], ext[1200];
+  snprintf(std, sizeof std, "-cl-std=%s", std_name(opt->cl_c_version));
+  char *exts = ext_list(false, ",+", "-cl-ext=-all,+");
+  snprintf(ext, sizeof ext, "%s,+%s", exts, ext_list(true, ",+", ""));
+  const char *fixed[] = {
+      SG_CLANG, "-target", "riscv64-unknown-elf", "-march=rv64imafd", "-mabi=lp64d",
+      "-mno-relax", "-x", "cl", std, "-Xclang", "-finclude-default-header", "-Xclang",
+      "-fdeclare-opencl-builtins", "-Xclang", "-ffake-address-space-map", "-Xclang", ext,
+      "-fno-jump-tables", "-fno-color-diagnostics", "-emit-llvm", "-c", "-O2", "-Xclang",
+      "-disable-llvm-passes", "-cl-kernel-arg-info",
+  };
+  size_t nfixed = sizeof fixed / sizeof fixed[0];
+  const char **argv = calloc(nfixed + opt->num_clang_args + 4, sizeof *argv);
+  if (!argv)
+    return SG_ENOMEM;
+  memcpy(argv, fixed, sizeof fixed);
+  size_t n = nfixed;
+  for (uint32_t i = 0; i < opt->num_clang_args; i++)
+    argv[n++] = opt->clang_args[i];
+  argv[n++] = "input.cl";
+  argv[n++] = "-o";
+  argv[n++] = "out.bc";
+
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addchdir_np(&fa, dir);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 1, "clang.log", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  pid_t pid;
+  int err = posix_spawn(&pid, SG_CLANG, &fa, NULL, (char *const *)argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  free(argv);
+  if (err) {
+    sg_text_printf(log, "error: cannot run %s: %s\n", SG_CLANG, strerror(err));
+    return SG_EBUILD;
+  }
+  int status;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR)
+      return SG_EBUILD;
+  void *text;
+  size_t len;
+  if (read_file(dir, "clang.log", &text, &len)) {
+    sg_text_append(log, text, len);
+    free(text);
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+    return SG_OK;
+  if (!WIFEXITED(status))
+    sg_text_printf(log, "error: the OpenCL C front end crashed (signal %d)\n", WTERMSIG(status));
+  return SG_EBUILD;
+}
+
+enum sg_status sg_cc_frontend(const struct sg_build_request *req,
+                              const struct sg_options *opt, void **bc,
+                              size_t *bc_size, struct sg_text *log)
+{
+  for (uint32_t i = 0; i < req->num_headers; i++)
+    if (!header_name_ok(req->headers[i].name) || !req->headers[i].source) {
+      sg_text_printf(log, "error: invalid embedded header name '%s'\n",
+                     req->headers[i].name ? req->headers[i].name : "(null)");
+      return SG_EINVAL;
+    }
+  const char *tmp = getenv("TMPDIR");
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/softgpu-cc-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (!mkdtemp(dir)) {
+    sg_text_printf(log, "error: cannot create a temporary directory: %s\n", strerror(errno));
+    return SG_EBUILD;
+  }
+  enum sg_status st = SG_OK;
+  if (!write_file(dir, "input.cl", req->source))
+    st = SG_EBUILD;
+  for (uint32_t i = 0; st == SG_OK && i < req->num_headers; i++)
+    if (!write_file(dir, req->headers[i].name, req->headers[i].source))
+      st = SG_EBUILD;
+  if (st != SG_OK)
+    sg_text_printf(log, "error: cannot write the source files: %s\n", strerror(errno));
+  if (st == SG_OK)
+    st = run_clang(dir, opt, log);
+  if (st == SG_OK && !read_file(dir, "out.bc", bc, bc_size)) {
+    sg_text_printf(log, "error: the front end produced no output\n");
+    st = SG_EBUILD;
+  }
+  nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+  return st;
+}

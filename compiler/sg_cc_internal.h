@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+/* compiler/ private interfaces (DESIGN.md "2. The compiler"): the stages of
+ * sg_build (front end, passes, codegen, link, reconvergence, binary) talk
+ * through these types. Not installed; tests include it to reach the stages. */
+#ifndef SG_CC_INTERNAL_H
+#define SG_CC_INTERNAL_H
+
+#include "sg_compiler.h"
+
+#include <stdarg.h>
+
+/* CL_KERNEL_ARG_* values (cl.h is a runtime/ concern; the numbers are fixed
+ * by the OpenCL specification). */
+#define SG_CL_ADDRESS_GLOBAL 0x119B
+#define SG_CL_ADDRESS_LOCAL 0x119C
+#define SG_CL_ADDRESS_CONSTANT 0x119D
+#define SG_CL_ADDRESS_PRIVATE 0x119E
+#define SG_CL_ACCESS_READ_ONLY 0x11A0
+#define SG_CL_ACCESS_WRITE_ONLY 0x11A1
+#define SG_CL_ACCESS_READ_WRITE 0x11A2
+#define SG_CL_ACCESS_NONE 0x11A3
+#define SG_CL_TYPE_CONST (1u << 0)
+#define SG_CL_TYPE_RESTRICT (1u << 1)
+#define SG_CL_TYPE_VOLATILE (1u << 2)
+#define SG_CL_TYPE_PIPE (1u << 3)
+
+/* A growing NUL-terminated text (build log, error messages). */
+struct sg_text {
+  char *buf;
+  size_t len, cap;
+};
+void sg_text_printf(struct sg_text *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void sg_text_append(struct sg_text *t, const char *s, size_t n);
+char *sg_text_take(struct sg_text *t); /* never NULL; t is reset */
+
+/* Parsed build options. */
+struct sg_options {
+  uint32_t cl_c_version;  /* 100 .. 300 */
+  bool opt_disable;       /* -cl-opt-disable */
+  bool kernel_arg_info;   /* -cl-kernel-arg-info */
+  bool uniform_work_group;/* -cl-uniform-work-group-size */
+  char **clang_args;      /* extra clang arguments, NULL-terminated */
+  uint32_t num_clang_args;
+};
+enum sg_status sg_cc_parse_options(const char *options, struct sg_options *opt,
+                                   struct sg_text *log);
+void sg_cc_options_free(struct sg_options *opt);
+
+/* Runs clang on the source; bc and bc_size receive the malloc'd bitcode. */
+enum sg_status sg_cc_frontend(const struct sg_build_request *req,
+                              const struct sg_options *opt, void **bc,
+                              size_t *bc_size, struct sg_text *log);
+
+/* Bitcode -> optimised RISC-V relocatable object (malloc'd), with the kernel
+ * metadata (entry_pc, static_local_size filled in later by the linker). */
+struct sg_cc_object {
+  void *obj;
+  size_t obj_size;
+  uint32_t num_kernels;
+  struct sg_kernel_info *kernels;
+};
+enum sg_status sg_cc_compile(const void *bc, size_t bc_size,
+                             const struct sg_options *opt,
+                             struct sg_cc_object *out, struct sg_text *log);
+void sg_cc_object_free(struct sg_cc_object *o);
+
+/* The LLVM target machine for the device (codegen). */
+struct LLVMOpaqueTargetMachine;
+struct LLVMOpaqueTargetMachine *sg_cc_target_machine(bool opt_disable,
+                                                     struct sg_text *log);
+enum sg_status sg_cc_emit_object(struct LLVMOpaqueTargetMachine *tm, void *module,
+                                 void **obj, size_t *obj_size,
+                                 struct sg_text *log);
+
+/* Entry wrapper symbol of a kernel. */
+#define SG_ENTRY_PREFIX "__sg_entry_"
+
+/* A linked program image: the relocator's output. */
+struct sg_cc_symbol {
+  char *name;
+  uint64_t addr, size;
+  bool is_func;
+};
+struct sg_linked {
+  uint8_t *ro;       /* [SG_ADDR_CODE, SG_ADDR_CODE + ro_size): .text then .rodata */
+  uint64_t ro_size;
+  uint64_t text_size;/* code bytes at the start of ro */
+  uint64_t rw_base;  /* page-aligned after ro */
+  uint8_t *rw;       /* initialised part (.data/.sdata) */
+  uint64_t rw_data_size, rw_bss_size;
+  uint64_t local_size; /* .sg.local bytes at SG_ADDR_LOCAL */
+  uint8_t *attributes; /* .riscv.attributes (ISA string for disassemblers) */
+  size_t attributes_size;
+  uint32_t num_symbols;
+  struct sg_cc_symbol *symbols;
+};
+enum sg_status sg_cc_link(const void *obj, size_t obj_size, struct sg_linked *out,
+                          struct sg_text *log);
+void sg_linked_free(struct sg_linked *l);
+const struct sg_cc_symbol *sg_linked_find(const struct sg_linked *l, const char *name);
+
+/* Reconvergence: post-dominators of a CFG given as successor lists
+ * (succ[succ_off[i] .. succ_off[i+1]) for node i < n; node n is the virtual
+ * exit). ipdom[i] gets the immediate post-dominator of node i, n for the
+ * exit or for nodes that cannot reach it. */
+enum sg_status sg_cc_postdom(uint32_t n, const uint32_t *succ_off, const uint32_t *succ,
+                             uint32_t *ipdom);
+/* Builds the table for every conditional branch of the functions in l. */
+enum sg_status sg_cc_reconv(const struct sg_linked *l, struct sg_reconv **table,
+                            size_t *ntable, struct sg_text *log);
+
+/* Program binary: writes the ELF described in docs/compiler.md. */
+enum sg_status sg_binary_write(const struct sg_linked *l, const struct sg_options *opt,
+                               const struct sg_kernel_info *kernels, uint32_t num_kernels,
+                               const struct sg_reconv *table, size_t ntable,
+                               void **binary, size_t *size);
+
+void sg_kernel_info_free_fields(struct sg_kernel_info *k);
+
+#endif

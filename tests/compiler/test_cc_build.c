@@ -1,0 +1,299 @@
+/* SPDX-License-Identifier: MIT */
+/* sg_build end to end (clang-19 + LLVM): options, diagnostics, kernel
+ * metadata against the kernel's declared signature, program binary round
+ * trip and the reconvergence table of an if/else. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sg_cc_internal.h"
+
+static enum sg_status build_h(const char *src, const char *opts, const struct sg_header *h,
+                              uint32_t nh, struct sg_build_result *res)
+{
+  struct sg_build_request req = {.source = src, .options = opts, .headers = h, .num_headers = nh};
+  enum sg_status st = sg_build(&req, res);
+  assert_non_null(res->log);
+  if (st == SG_OK) {
+    assert_non_null(res->binary);
+    assert_true(res->binary_size > 0);
+  }
+  return st;
+}
+
+static enum sg_status build(const char *src, const char *opts, struct sg_build_result *res)
+{
+  return build_h(src, opts, NULL, 0, res);
+}
+
+static struct sg_program_image *load(const struct sg_build_result *res)
+{
+  struct sg_program_image *img = NULL;
+  char err[256];
+  assert_int_equal(sg_program_load(res->binary, res->binary_size, &img, err, sizeof err), SG_OK);
+  return img;
+}
+
+static const char args_src[] =
+    "typedef struct { int a; float b; char c; } S;\n"
+    "__kernel __attribute__((reqd_work_group_size(8,4,1)))\n"
+    "void k(__global float *restrict out, __constant int *c, __local volatile float *l,\n"
+    "       int n, float4 v, S s, __global const int *in) {\n"
+    "  if (n > 3) out[0] = v.x + s.b + c[0] + l[0]; else out[1] = in[2];\n"
+    "}\n";
+
+static void test_arg_metadata(void **state)
+{
+  (void)state;
+  struct sg_build_result res;
+  assert_int_equal(build(args_src, "-cl-kernel-arg-info", &res), SG_OK);
+  struct sg_program_image *img = load(&res);
+  const struct sg_kernel_info *k = sg_program_find_kernel(img, "k");
+  assert_non_null(k);
+  assert_null(sg_program_find_kernel(img, "nope"));
+  assert_string_equal(k->attributes, "reqd_work_group_size(8,4,1)");
+  assert_int_equal(k->reqd_work_group_size[0], 8);
+  assert_int_equal(k->reqd_work_group_size[1], 4);
+  assert_int_equal(k->reqd_work_group_size[2], 1);
+  assert_int_equal(k->num_args, 7);
+  /* Expected: kind, address qualifier, type qualifier, size, offset (C
+   * layout of the argument types: pointers 8, int 4, float4 16-aligned,
+   * struct {int,float,char} = 12 bytes aligned 4). */
+  static const struct {
+    const char *name, *type;
+    enum sg_arg_kind kind;
+    uint32_t aq;
+    uint64_t tq;
+    uint32_t size, offset;
+  } want[] = {
+      {"out", "float*", SG_ARG_GLOBAL, SG_CL_ADDRESS_GLOBAL, SG_CL_TYPE_RESTRICT, 8, 0},
+      {"c", "int*", SG_ARG_CONSTANT, SG_CL_ADDRESS_CONSTANT, SG_CL_TYPE_CONST, 8, 8},
+      {"l", "float*", SG_ARG_LOCAL, SG_CL_ADDRESS_LOCAL, SG_CL_TYPE_VOLATILE, 8, 16},
+      {"n", "int", SG_ARG_VALUE, SG_CL_ADDRESS_PRIVATE, 0, 4, 24},
+      {"v", "float4", SG_ARG_VALUE, SG_CL_ADDRESS_PRIVATE, 0, 16, 32},
+      {"s", "S", SG_ARG_VALUE, SG_CL_ADDRESS_PRIVATE, 0, 12, 48},
+      {"in", "int*", SG_ARG_GLOBAL, SG_CL_ADDRESS_GLOBAL, SG_CL_TYPE_CONST, 8, 64},
+  };
+  for (uint32_t i = 0; i < 7; i++) {
+    const struct sg_kernel_arg *a = &k->args[i];
+    assert_string_equal(a->name, want[i].name);
+    assert_string_equal(a->type_name, want[i].type);
+    assert_int_equal(a->kind, want[i].kind);
+    assert_int_equal(a->address_qualifier, want[i].aq);
+    assert_int_equal(a->access_qualifier, SG_CL_ACCESS_NONE);
+    assert_int_equal(a->type_qualifier, want[i].tq);
+    assert_int_equal(a->size, want[i].size);
+    assert_int_equal(a->offset, want[i].offset);
+  }
+  assert_int_equal(k->args_size, 80); /* 72 bytes padded to the float4 alignment */
+  assert_true(k->uses & SG_USES_LOCAL_SHAPE); /* a __local argument */
+  sg_program_image_free(img);
+  sg_build_result_free(&res);
+
+  /* Without -cl-kernel-arg-info the names are not recorded. */
+  assert_int_equal(build(args_src, NULL, &res), SG_OK);
+  img = load(&res);
+  assert_string_equal(img->kernels[0].args[0].name, "");
+  assert_string_equal(img->kernels[0].args[0].type_name, "float*");
+  sg_program_image_free(img);
+  sg_build_result_free(&res);
+}
+
+static void test_attributes_and_uses(void **state)
+{
+  (void)state;
+  struct sg_build_result res;
+  const char *src =
+      "__kernel __attribute__((work_group_size_hint(16,1,1))) __attribute__((vec_type_hint(uint2)))\n"
+      "void flat(__global int *a) { a[0] = 1; }\n"
+      "__kernel void shaped(__global int *a) {\n"
+      "  __local int t[64];\n"
+      "  t[a[1] & 63] = a[2];\n"
+      "  a[0] = t[a[3] & 63];\n"
+      "}\n";
+  assert_int_equal(build(src, NULL, &res), SG_OK);
+  struct sg_program_image *img = load(&res);
+  const struct sg_kernel_info *flat = sg_program_find_kernel(img, "flat");
+  const struct sg_kernel_info *shaped = sg_program_find_kernel(img, "shaped");
+  assert_non_null(flat);
+  assert_non_null(shaped);
+  assert_string_equal(flat->attributes, "work_group_size_hint(16,1,1) vec_type_hint(uint2)");
+  assert_int_equal(flat->work_group_size_hint[0], 16);
+  assert_int_equal(flat->uses & SG_USES_LOCAL_SHAPE, 0);
+  assert_true(shaped->uses & SG_USES_LOCAL_SHAPE);
+  assert_true(shaped->static_local_size >= 64 * 4);
+  assert_true(flat->entry_pc != shaped->entry_pc);
+  for (int i = 0; i < 2; i++) {
+    uint64_t pc = img->kernels[i].entry_pc;
+    assert_true(pc >= img->ro_base && pc < img->ro_base + img->ro_size && pc % 4 == 0);
+  }
+  assert_int_equal(img->cl_c_version, 120);
+  assert_true(img->uniform_work_group);
+  sg_program_image_free(img);
+  sg_build_result_free(&res);
+}
+
+static void test_syntax_error(void **state)
+{
+  (void)state;
+  struct sg_build_result res;
+  const char *src = "__kernel void k(__global int *a)\n{\n  a[0] = 1 +;\n}\n";
+  assert_int_equal(build(src, NULL, &res), SG_EBUILD);
+  assert_non_null(strstr(res.log, "input.cl:3:13: error:"));
+  assert_null(res.binary);
+  sg_build_result_free(&res);
+}
+
+static void test_bad_options(void **state)
+{
+  (void)state;
+  static const struct { const char *opts, *named; } bad[] = {
+      {"-cl-bogus", "-cl-bogus"},
+      {"-O2 -cl-mad-enable", "-O2"},
+      {"-cl-std=CL9.9", "CL9.9"},
+      {"-D", "-D"},
+      {"-DX='unterminated", "quote"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    struct sg_build_result res;
+    assert_int_equal(build("__kernel void k(){}", bad[i].opts, &res), SG_EOPTIONS);
+    assert_non_null(strstr(res.log, bad[i].named));
+    sg_build_result_free(&res);
+  }
+}
+
+static void test_defines_and_headers(void **state)
+{
+  (void)state;
+  const struct sg_header h[] = {{"inc/defs.h", "#define VAL 42\n"}};
+  const char *src = "#include <defs.h>\n"
+                    "#if VAL != 42 || !defined(SCALE) || SCALE != 3 || MSG != 3\n"
+                    "#error macros\n"
+                    "#endif\n"
+                    "__kernel void k(__global int *a) { a[0] = VAL * SCALE; }\n";
+  struct sg_build_result res;
+  assert_int_equal(build_h(src, "-I inc -DSCALE=3 -D 'MSG=1 + 2' -w -cl-mad-enable", h, 1, &res), SG_OK);
+  sg_build_result_free(&res);
+  assert_int_equal(build_h(src, "-I inc -D SCALE=4 -DMSG=3", h, 1, &res), SG_EBUILD);
+  assert_non_null(strstr(res.log, "macros"));
+  sg_build_result_free(&res);
+  assert_int_equal(build_h(src, "-DSCALE=3 -DMSG=3", h, 1, &res), SG_EBUILD); /* no -I */
+  assert_non_null(strstr(res.log, "defs.h"));
+  sg_build_result_free(&res);
+  const struct sg_header evil[] = {{"../escape.h", "x"}};
+  assert_int_equal(build_h(src, NULL, evil, 1, &res), SG_EINVAL);
+  sg_build_result_free(&res);
+}
+
+static void test_cl30_generic(void **state)
+{
+  (void)state;
+  const char *src = "void set(int *p, int v) { *p = v; }\n" /* generic pointer */
+                    "__global int counter = 5;\n"
+                    "__kernel void k(__global int *a) {\n"
+                    "  __local int t;\n"
+                    "  set(&t, 1); set(a, t + counter); counter++;\n"
+                    "}\n";
+  struct sg_build_result res;
+  assert_int_equal(build(src, "-cl-std=CL3.0", &res), SG_OK);
+  struct sg_program_image *img = load(&res);
+  assert_int_equal(img->cl_c_version, 300);
+  assert_false(img->uniform_work_group);
+  assert_true(img->rw_size >= 4); /* the program-scope variable */
+  int32_t init;
+  memcpy(&init, img->rw, 4);
+  assert_int_equal(init, 5);
+  sg_program_image_free(img);
+  sg_build_result_free(&res);
+  assert_int_equal(build(src, "-cl-std=CL3.0 -cl-uniform-work-group-size -cl-opt-disable", &res), SG_OK);
+  img = load(&res);
+  assert_true(img->uniform_work_group);
+  sg_program_image_free(img);
+  sg_build_result_free(&res);
+}
+
+static void test_link_errors(void **state)
+{
+  (void)state;
+  struct sg_build_result res;
+  assert_int_equal(build("int my_helper(int);\n"
+                         "__kernel void k(__global int *a) { a[0] = my_helper(1); }\n",
+                         NULL, &res),
+                   SG_ELINK);
+  assert_non_null(strstr(res.log, "my_helper"));
+  sg_build_result_free(&res);
+  assert_int_equal(build("__kernel void k(read_only image2d_t im) {}\n", NULL, &res), SG_EBUILD);
+  assert_non_null(strstr(res.log, "image"));
+  sg_build_result_free(&res);
+}
+
+/* An if/else with different work on both sides: the branch's table entry
+ * names the join block, which lies after the branch, inside the function,
+ * and is neither of the branch's two successors. Runs the stages one by one
+ * to see the linked symbols. */
+static void test_reconv_if_else(void **state)
+{
+  (void)state;
+  const char *src = "__kernel void k(__global int *a, int n) {\n"
+                    "  if (a[0] > n) { a[1] = n * 5; a[4] = a[7] / n; }\n"
+                    "  else { a[2] = n - 1; }\n"
+                    "  a[3] = a[5] + n;\n"
+                    "}\n";
+  struct sg_build_request req = {.source = src};
+  struct sg_text log = {0};
+  struct sg_options opt;
+  void *bc;
+  size_t bc_size, n;
+  struct sg_cc_object obj;
+  struct sg_linked l;
+  struct sg_reconv *table;
+  assert_int_equal(sg_cc_parse_options(NULL, &opt, &log), SG_OK);
+  assert_int_equal(sg_cc_frontend(&req, &opt, &bc, &bc_size, &log), SG_OK);
+  assert_int_equal(sg_cc_compile(bc, bc_size, &opt, &obj, &log), SG_OK);
+  assert_int_equal(sg_cc_link(obj.obj, obj.obj_size, &l, &log), SG_OK);
+  assert_int_equal(sg_cc_reconv(&l, &table, &n, &log), SG_OK);
+  const struct sg_cc_symbol *f = sg_linked_find(&l, SG_ENTRY_PREFIX "k");
+  assert_non_null(f);
+  assert_true(n >= 1);
+  uint64_t pc = table[0].branch_pc, join = table[0].reconv_pc;
+  uint32_t w;
+  memcpy(&w, l.ro + (pc - SG_ADDR_CODE), 4);
+  struct sg_uop u;
+  sg_decode(w, &u);
+  assert_int_equal(sg_uop_flow(&u), SG_FLOW_BRANCH);
+  assert_true(join != SG_RECONV_EXIT);
+  assert_true(join > pc && join < f->addr + f->size);
+  assert_true(join != pc + 4 && join != pc + (uint64_t)u.imm);
+  free(table);
+  sg_linked_free(&l);
+  sg_cc_object_free(&obj);
+  free(bc);
+  sg_cc_options_free(&opt);
+  free(log.buf);
+}
+
+static void test_identity(void **state)
+{
+  (void)state;
+  assert_non_null(strstr(sg_compiler_version(), "LLVM 19"));
+  assert_non_null(strstr(sg_compiler_extensions(), "cl_khr_fp64"));
+  assert_non_null(strstr(sg_compiler_extensions(), "cl_khr_global_int32_base_atomics"));
+  assert_null(strstr(sg_compiler_extensions(), "__opencl_c"));
+  assert_non_null(strstr(sg_compiler_c_features(), "__opencl_c_fp64"));
+  assert_null(strstr(sg_compiler_c_features(), "cl_khr"));
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_arg_metadata),      cmocka_unit_test(test_attributes_and_uses),
+      cmocka_unit_test(test_syntax_error),      cmocka_unit_test(test_bad_options),
+      cmocka_unit_test(test_defines_and_headers), cmocka_unit_test(test_cl30_generic),
+      cmocka_unit_test(test_link_errors),       cmocka_unit_test(test_reconv_if_else),
+      cmocka_unit_test(test_identity),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
