@@ -216,6 +216,14 @@ struct _cl_command_queue {
 cl_int sg_queue_submit(cl_command_queue q, struct sg_command *cmd, cl_uint num_waits,
                        const cl_event *waits, cl_event *event_out, bool blocking);
 
+/* How a program came to be: decides what clBuildProgram, clCompileProgram
+ * and CL_PROGRAM_SOURCE may do with it. */
+enum sg_program_origin {
+  SG_PROGRAM_SOURCE,  /* clCreateProgramWithSource */
+  SG_PROGRAM_BINARY,  /* clCreateProgramWithBinary */
+  SG_PROGRAM_LINKED   /* clLinkProgram (executable or library) */
+};
+
 struct _cl_program {
   SG_OBJECT_HEAD;
   cl_context context;
@@ -229,7 +237,17 @@ struct _cl_program {
   cl_build_status build_status;
   struct sg_program_image *image; /* loaded binary, NULL until built */
   atomic_uint num_kernels;      /* live cl_kernels (CL_INVALID_OPERATION on rebuild) */
+  enum sg_program_origin origin;
+  char *compile_options;        /* clCompileProgram options (linked in later) */
+  struct sg_header *headers;    /* clCompileProgram embedded headers (copies) */
+  uint32_t num_headers;
 };
+
+/* For a new kernel of p (sg_kernel.c): the program's image when it holds an
+ * executable, counted in p->num_kernels (the kernel's destroy decrements it),
+ * else NULL. The image stays valid while the count is not 0: rebuilding is
+ * refused then. */
+const struct sg_program_image *sg_program_attach_kernel(cl_program p);
 
 struct _cl_kernel {
   SG_OBJECT_HEAD;
@@ -240,6 +258,18 @@ struct _cl_kernel {
   cl_mem *arg_mems;                  /* buffer args (retained at enqueue) */
   bool *arg_set;
 };
+
+/* Largest work-group kernel k can run with on dev (device limit, or the
+ * reqd_work_group_size product). */
+size_t sg_kernel_max_work_group_size(cl_kernel k, cl_device_id dev);
+/* __local bytes one work-group needs: static plus the __local arguments. */
+cl_ulong sg_kernel_local_mem_size(const struct sg_kernel_info *info,
+                                  const struct sg_arg_value *args);
+
+/* SOFTGPU_STATS: one line per launch (sg_stats_report.c), to stderr for "1"
+ * or "stderr", else appended as a JSON object to the file it names. */
+void sg_stats_report(const char *kernel, const struct sg_ndrange *nd,
+                     const struct sg_stats *stats, cl_ulong host_ns, enum sg_status status);
 
 struct _cl_sampler {
   SG_OBJECT_HEAD;

@@ -1,0 +1,315 @@
+/* SPDX-License-Identifier: MIT */
+/* API tests for kernel objects (DESIGN.md "Tests"): creation, arguments of
+ * every kind (checked by running the kernel), Get*Info against hand-derived
+ * values, and the spec's error codes, through the ICD loader. */
+#include "sg_api_fixture.h"
+
+static const char *src =
+    "typedef struct { int a; float b; char c; long d; } pod;\n"
+    "__kernel void every(__global long *out, __constant int *lut, __local int *scratch,\n"
+    "                    pod s, char c, short h, long l, float4 v, double d, int3 t) {\n"
+    "  scratch[get_local_id(0)] = lut[1];\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  if (get_global_id(0) != 0) return;\n"
+    "  out[0] = s.a; out[1] = (long)(s.b * 4); out[2] = s.c; out[3] = s.d;\n"
+    "  out[4] = c; out[5] = h; out[6] = l; out[7] = (long)(v.x + v.y * 10 + v.z * 100 + v.w * 1000);\n"
+    "  out[8] = (long)(d * 8); out[9] = t.x + t.y * 10 + t.z * 100; out[10] = scratch[0];\n"
+    "}\n"
+    "__kernel __attribute__((reqd_work_group_size(8, 4, 1)))\n"
+    "void fixed(__global const float * restrict in, volatile __global int *out) {\n"
+    "  __local int tile[64];\n"
+    "  tile[get_local_id(0)] = 1;\n"
+    "  out[0] = tile[0] + (int)in[0];\n"
+    "}\n";
+
+typedef struct {
+  cl_int a;
+  cl_float b;
+  cl_char c;
+  cl_long d;
+} pod;
+
+static void test_create(void **state)
+{
+  struct fx *f = *state;
+  cl_int err;
+  cl_program p = clCreateProgramWithSource(f->ctx, 1, &src, NULL, &err);
+  assert_null(clCreateKernel(p, "every", &err));
+  assert_int_equal(err, CL_INVALID_PROGRAM_EXECUTABLE);
+  assert_int_equal(clBuildProgram(p, 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
+  assert_null(clCreateKernel(p, "nope", &err));
+  assert_int_equal(err, CL_INVALID_KERNEL_NAME);
+  assert_null(clCreateKernel(p, NULL, &err));
+  assert_int_equal(err, CL_INVALID_VALUE);
+  assert_null(clCreateKernel(NULL, "every", &err));
+  assert_int_equal(err, CL_INVALID_PROGRAM);
+
+  cl_uint n = 0;
+  cl_kernel ks[2];
+  assert_int_equal(clCreateKernelsInProgram(p, 0, NULL, &n), CL_SUCCESS);
+  assert_int_equal(n, 2);
+  assert_int_equal(clCreateKernelsInProgram(p, 1, ks, NULL), CL_INVALID_VALUE);
+  assert_int_equal(clCreateKernelsInProgram(p, 2, ks, &n), CL_SUCCESS);
+  char names[2][16];
+  for (int i = 0; i < 2; i++)
+    assert_int_equal(clGetKernelInfo(ks[i], CL_KERNEL_FUNCTION_NAME, 16, names[i], NULL),
+                     CL_SUCCESS);
+  assert_true((!strcmp(names[0], "every") && !strcmp(names[1], "fixed")) ||
+              (!strcmp(names[1], "every") && !strcmp(names[0], "fixed")));
+  /* The program stays alive for its kernels. */
+  clReleaseProgram(p);
+  cl_program kp;
+  assert_int_equal(clGetKernelInfo(ks[0], CL_KERNEL_PROGRAM, sizeof kp, &kp, NULL), CL_SUCCESS);
+  assert_ptr_equal(kp, p);
+  clReleaseKernel(ks[0]);
+  clReleaseKernel(ks[1]);
+  assert_int_equal(clRetainKernel(NULL), CL_INVALID_KERNEL);
+  assert_int_equal(clReleaseKernel(NULL), CL_INVALID_KERNEL);
+}
+
+static void test_kernel_info(void **state)
+{
+  struct fx *f = *state;
+  cl_program p = fx_build(f, src, NULL);
+  cl_kernel k = fx_kernel(p, "every");
+  cl_uint u;
+  cl_context c;
+  char attr[128];
+  assert_int_equal(clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof u, &u, NULL), CL_SUCCESS);
+  assert_int_equal(u, 10);
+  assert_int_equal(clRetainKernel(k), CL_SUCCESS);
+  assert_int_equal(clGetKernelInfo(k, CL_KERNEL_REFERENCE_COUNT, sizeof u, &u, NULL), CL_SUCCESS);
+  assert_int_equal(u, 2);
+  assert_int_equal(clReleaseKernel(k), CL_SUCCESS);
+  assert_int_equal(clGetKernelInfo(k, CL_KERNEL_CONTEXT, sizeof c, &c, NULL), CL_SUCCESS);
+  assert_ptr_equal(c, f->ctx);
+  assert_int_equal(clGetKernelInfo(k, CL_KERNEL_ATTRIBUTES, sizeof attr, attr, NULL), CL_SUCCESS);
+  assert_string_equal(attr, "");
+  assert_int_equal(clGetKernelInfo(k, 0x7fff, sizeof u, &u, NULL), CL_INVALID_VALUE);
+  assert_int_equal(clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, 1, &u, NULL), CL_INVALID_VALUE);
+  assert_int_equal(clGetKernelInfo(NULL, CL_KERNEL_NUM_ARGS, sizeof u, &u, NULL),
+                   CL_INVALID_KERNEL);
+
+  cl_kernel fixed = fx_kernel(p, "fixed");
+  assert_int_equal(clGetKernelInfo(fixed, CL_KERNEL_ATTRIBUTES, sizeof attr, attr, NULL),
+                   CL_SUCCESS);
+  assert_non_null(strstr(attr, "reqd_work_group_size(8,4,1)"));
+  clReleaseKernel(fixed);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+}
+
+static void test_set_arg_errors(void **state)
+{
+  struct fx *f = *state;
+  cl_program p = fx_build(f, src, NULL);
+  cl_kernel k = fx_kernel(p, "every");
+  cl_mem m = fx_buffer(f, 64, NULL);
+  cl_mem null_mem = NULL;
+  cl_int i = 0;
+  pod s = {0};
+  assert_int_equal(clSetKernelArg(k, 10, sizeof i, &i), CL_INVALID_ARG_INDEX);
+  assert_int_equal(clSetKernelArg(NULL, 0, sizeof m, &m), CL_INVALID_KERNEL);
+  /* Pointers: sizeof(cl_mem), a valid buffer or NULL. */
+  assert_int_equal(clSetKernelArg(k, 0, 4, &m), CL_INVALID_ARG_SIZE);
+  cl_mem bogus = (cl_mem)f->ctx;
+  assert_int_equal(clSetKernelArg(k, 0, sizeof bogus, &bogus), CL_INVALID_MEM_OBJECT);
+  assert_int_equal(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
+  assert_int_equal(clSetKernelArg(k, 1, sizeof null_mem, &null_mem), CL_SUCCESS);
+  assert_int_equal(clSetKernelArg(k, 1, sizeof(cl_mem), NULL), CL_SUCCESS);
+  /* __local: size only. */
+  assert_int_equal(clSetKernelArg(k, 2, 16, &i), CL_INVALID_ARG_VALUE);
+  assert_int_equal(clSetKernelArg(k, 2, 0, NULL), CL_INVALID_ARG_SIZE);
+  assert_int_equal(clSetKernelArg(k, 2, 16, NULL), CL_SUCCESS);
+  /* By value: exactly the type's size, never NULL. */
+  assert_int_equal(clSetKernelArg(k, 3, sizeof s, NULL), CL_INVALID_ARG_VALUE);
+  assert_int_equal(clSetKernelArg(k, 3, sizeof s - 1, &s), CL_INVALID_ARG_SIZE);
+  assert_int_equal(clSetKernelArg(k, 3, sizeof s, &s), CL_SUCCESS);
+  assert_int_equal(clSetKernelArg(k, 4, sizeof(cl_int), &i), CL_INVALID_ARG_SIZE);
+  cl_int3 t = {{1, 2, 3}};
+  assert_int_equal(clSetKernelArg(k, 9, sizeof t, &t), CL_SUCCESS);
+  clReleaseMemObject(m);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+}
+
+/* Every kind of argument reaches the kernel intact. */
+static void test_every_arg_kind(void **state)
+{
+  struct fx *f = *state;
+  cl_program p = fx_build(f, src, NULL);
+  cl_kernel k = fx_kernel(p, "every");
+  cl_long out[11] = {0};
+  cl_int lut[4] = {5, 77, 9, 9};
+  cl_mem mo = fx_buffer(f, sizeof out, out);
+  cl_mem ml = fx_buffer(f, sizeof lut, lut);
+  pod s = {-7, 2.5f, 'x', 1ll << 40};
+  cl_char c = -3;
+  cl_short h = -300;
+  cl_long l = -(1ll << 50);
+  cl_float4 v = {{1, 2, 3, 4}};
+  cl_double d = 0.375;
+  cl_int3 t = {{1, 2, 3}};
+  fx_arg(k, 0, sizeof mo, &mo);
+  fx_arg(k, 1, sizeof ml, &ml);
+  fx_arg(k, 2, 64 * sizeof(cl_int), NULL);
+  fx_arg(k, 3, sizeof s, &s);
+  fx_arg(k, 4, sizeof c, &c);
+  fx_arg(k, 5, sizeof h, &h);
+  fx_arg(k, 6, sizeof l, &l);
+  fx_arg(k, 7, sizeof v, &v);
+  fx_arg(k, 8, sizeof d, &d);
+  fx_arg(k, 9, sizeof t, &t);
+  size_t g = 64, lsz = 64;
+  assert_int_equal(clEnqueueNDRangeKernel(f->q, k, 1, NULL, &g, &lsz, 0, NULL, NULL), CL_SUCCESS);
+  fx_read(f, mo, sizeof out, out);
+  const cl_long want[11] = {-7, 10, 'x', 1ll << 40, -3, -300, -(1ll << 50), 4321, 3, 321, 77};
+  for (int i = 0; i < 11; i++)
+    assert_int_equal(out[i], want[i]);
+
+  /* A clone carries the arguments; changing its arguments leaves k alone. */
+  cl_int err;
+  cl_kernel k2 = clCloneKernel(k, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  cl_char c2 = 42;
+  fx_arg(k2, 4, sizeof c2, &c2);
+  assert_int_equal(clEnqueueNDRangeKernel(f->q, k2, 1, NULL, &g, &lsz, 0, NULL, NULL), CL_SUCCESS);
+  fx_read(f, mo, sizeof out, out);
+  assert_int_equal(out[4], 42);
+  assert_int_equal(out[0], -7);
+  assert_int_equal(clEnqueueNDRangeKernel(f->q, k, 1, NULL, &g, &lsz, 0, NULL, NULL), CL_SUCCESS);
+  fx_read(f, mo, sizeof out, out);
+  assert_int_equal(out[4], -3);
+  assert_null(clCloneKernel(NULL, &err));
+  assert_int_equal(err, CL_INVALID_KERNEL);
+  clReleaseKernel(k2);
+  clReleaseMemObject(mo);
+  clReleaseMemObject(ml);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+}
+
+static void test_arg_info(void **state)
+{
+  struct fx *f = *state;
+  for (int with = 0; with < 2; with++) {
+    cl_program p = fx_build(f, src, with ? "-cl-kernel-arg-info" : NULL);
+    cl_kernel k = fx_kernel(p, "fixed");
+    cl_kernel_arg_address_qualifier aq;
+    cl_kernel_arg_access_qualifier acc;
+    cl_kernel_arg_type_qualifier tq;
+    char name[64];
+    assert_int_equal(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq,
+                                        NULL), CL_SUCCESS);
+    assert_int_equal(aq, CL_KERNEL_ARG_ADDRESS_GLOBAL);
+    assert_int_equal(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_ACCESS_QUALIFIER, sizeof acc, &acc,
+                                        NULL), CL_SUCCESS);
+    assert_int_equal(acc, CL_KERNEL_ARG_ACCESS_NONE);
+    assert_int_equal(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_TYPE_NAME, sizeof name, name, NULL),
+                     CL_SUCCESS);
+    assert_string_equal(name, "float*");
+    assert_int_equal(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof tq, &tq, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(tq, CL_KERNEL_ARG_TYPE_CONST | CL_KERNEL_ARG_TYPE_RESTRICT);
+    assert_int_equal(clGetKernelArgInfo(k, 1, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof tq, &tq, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(tq, CL_KERNEL_ARG_TYPE_VOLATILE);
+    cl_int err = clGetKernelArgInfo(k, 1, CL_KERNEL_ARG_NAME, sizeof name, name, NULL);
+    if (with) {
+      assert_int_equal(err, CL_SUCCESS);
+      assert_string_equal(name, "out");
+    } else {
+      assert_int_equal(err, CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+    }
+    assert_int_equal(clGetKernelArgInfo(k, 2, CL_KERNEL_ARG_NAME, sizeof name, name, NULL),
+                     CL_INVALID_ARG_INDEX);
+    assert_int_equal(clGetKernelArgInfo(k, 0, 0x7fff, sizeof name, name, NULL), CL_INVALID_VALUE);
+    clReleaseKernel(k);
+    k = fx_kernel(p, "every");
+    assert_int_equal(clGetKernelArgInfo(k, 1, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq,
+                                        NULL), CL_SUCCESS);
+    assert_int_equal(aq, CL_KERNEL_ARG_ADDRESS_CONSTANT);
+    assert_int_equal(clGetKernelArgInfo(k, 2, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq,
+                                        NULL), CL_SUCCESS);
+    assert_int_equal(aq, CL_KERNEL_ARG_ADDRESS_LOCAL);
+    assert_int_equal(clGetKernelArgInfo(k, 4, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq,
+                                        NULL), CL_SUCCESS);
+    assert_int_equal(aq, CL_KERNEL_ARG_ADDRESS_PRIVATE);
+    assert_int_equal(clGetKernelArgInfo(k, 7, CL_KERNEL_ARG_TYPE_NAME, sizeof name, name, NULL),
+                     CL_SUCCESS);
+    assert_string_equal(name, "float4");
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+  }
+}
+
+static void test_work_group_info(void **state)
+{
+  struct fx *f = *state;
+  cl_program p = fx_build(f, src, NULL);
+  cl_kernel every = fx_kernel(p, "every"), fixed = fx_kernel(p, "fixed");
+  size_t dev_max, wg, cwg[3], mult;
+  cl_ulong local, local2, priv;
+  assert_int_equal(clGetDeviceInfo(f->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof dev_max,
+                                   &dev_max, NULL), CL_SUCCESS);
+  assert_int_equal(clGetKernelWorkGroupInfo(every, f->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                            sizeof wg, &wg, NULL), CL_SUCCESS);
+  assert_int_equal(wg, dev_max);
+  assert_int_equal(clGetKernelWorkGroupInfo(fixed, NULL, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg,
+                                            &wg, NULL), CL_SUCCESS);
+  assert_int_equal(wg, 32);
+  assert_int_equal(clGetKernelWorkGroupInfo(fixed, f->device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+                                            sizeof cwg, cwg, NULL), CL_SUCCESS);
+  assert_true(cwg[0] == 8 && cwg[1] == 4 && cwg[2] == 1);
+  assert_int_equal(clGetKernelWorkGroupInfo(every, f->device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+                                            sizeof cwg, cwg, NULL), CL_SUCCESS);
+  assert_true(cwg[0] == 0 && cwg[1] == 0 && cwg[2] == 0);
+  /* Static __local: the 64-int tile. */
+  assert_int_equal(clGetKernelWorkGroupInfo(fixed, f->device, CL_KERNEL_LOCAL_MEM_SIZE,
+                                            sizeof local, &local, NULL), CL_SUCCESS);
+  assert_true(local >= 64 * sizeof(cl_int));
+  /* A __local argument adds exactly its size. */
+  assert_int_equal(clGetKernelWorkGroupInfo(every, f->device, CL_KERNEL_LOCAL_MEM_SIZE,
+                                            sizeof local, &local, NULL), CL_SUCCESS);
+  fx_arg(every, 2, 1000, NULL);
+  assert_int_equal(clGetKernelWorkGroupInfo(every, f->device, CL_KERNEL_LOCAL_MEM_SIZE,
+                                            sizeof local2, &local2, NULL), CL_SUCCESS);
+  assert_int_equal(local2, local + 1000);
+  assert_int_equal(clGetKernelWorkGroupInfo(every, f->device,
+                                            CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                                            sizeof mult, &mult, NULL), CL_SUCCESS);
+  if (!getenv("SOFTGPU_CONFIG"))
+    assert_int_equal(mult, 32); /* the default machine's warp size */
+  assert_int_equal(clGetKernelWorkGroupInfo(every, f->device, CL_KERNEL_PRIVATE_MEM_SIZE,
+                                            sizeof priv, &priv, NULL), CL_SUCCESS);
+  size_t gws[3];
+  assert_int_equal(clGetKernelWorkGroupInfo(every, f->device, CL_KERNEL_GLOBAL_WORK_SIZE,
+                                            sizeof gws, gws, NULL), CL_INVALID_VALUE);
+  assert_int_equal(clGetKernelWorkGroupInfo(every, (cl_device_id)f->ctx,
+                                            CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL),
+                   CL_INVALID_DEVICE);
+  assert_int_equal(clGetKernelWorkGroupInfo(NULL, f->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                            sizeof wg, &wg, NULL), CL_INVALID_KERNEL);
+  assert_int_equal(clGetKernelWorkGroupInfo(every, f->device, 0x7fff, sizeof wg, &wg, NULL),
+                   CL_INVALID_VALUE);
+  size_t sub;
+  assert_int_equal(clGetKernelSubGroupInfo(every, f->device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                           sizeof wg, &wg, sizeof sub, &sub, NULL),
+                   CL_INVALID_OPERATION);
+  clReleaseKernel(every);
+  clReleaseKernel(fixed);
+  clReleaseProgram(p);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_create),
+      cmocka_unit_test(test_kernel_info),
+      cmocka_unit_test(test_set_arg_errors),
+      cmocka_unit_test(test_every_arg_kind),
+      cmocka_unit_test(test_arg_info),
+      cmocka_unit_test(test_work_group_info),
+  };
+  return cmocka_run_group_tests(tests, fx_setup, fx_teardown);
+}
