@@ -7,9 +7,16 @@
 
 #include "sg_sim.h"
 
-#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* MATCH of each op, from the table under test (its encodings are checked
+ * against llvm-mc words in test_decode.c). */
+static const uint32_t sg_match[SG_OP_COUNT] = {
+#define SG_INSN(name, m, k, fmt, unit, mnem) [SG_OP_##name] = m,
+#include "sg_insn.def"
+#undef SG_INSN
+};
 
 /* ---- Encoders ---------------------------------------------------------- */
 
@@ -38,7 +45,8 @@ static inline uint32_t enc_op(uint32_t match, unsigned rd, unsigned rs1, unsigne
   return match | rd << 7 | rm << 12 | rs1 << 15 | rs2 << 20 | rs3 << 27;
 }
 
-enum { ZERO, RA, SP, GP, TP, T0, T1, T2, S0, S1, A0, A1, A2, A3, A4, A5, A6, A7, S2, S3, S4, S5 };
+enum { ZERO, RA, SP, GP, TP, T0, T1, T2, S0, S1, A0, A1, A2, A3, A4, A5, A6, A7, S2, S3, S4, S5,
+       S6, S7, S8, S9, S10, S11, T3, T4, T5, T6 };
 
 #define ADD(rd, a, b) enc_r(0, b, a, 0, rd, 0x33)
 #define SUB(rd, a, b) enc_r(0x20, b, a, 0, rd, 0x33)
@@ -136,7 +144,8 @@ struct machine {
 /* A machine whose data buffer is at a0 (= sg.params) for every thread. */
 static inline struct machine *machine_new(unsigned nthreads, unsigned warp_size) {
   struct machine *m = calloc(1, sizeof(*m));
-  assert(m);
+  if (!m)
+    abort();
   m->regions[0] = (struct sg_region){RO_BASE, sizeof(m->ro), m->ro, SG_PERM_R, "constants"};
   m->regions[1] = (struct sg_region){STACK_BASE, sizeof(m->stack), m->stack, SG_PERM_R | SG_PERM_W, "stack"};
   m->regions[2] = (struct sg_region){DATA_BASE, DATA_SIZE, m->data, SG_PERM_R | SG_PERM_W, "buffer"};
@@ -165,8 +174,9 @@ static inline enum sg_status machine_run(struct machine *m, struct prog *p, unsi
   memmove(&m->regions[1], &m->regions[0], 3 * sizeof(m->regions[0]));
   m->regions[0] = (struct sg_region){CODE_BASE, 4 * p->n, (uint8_t *)p->w, SG_PERM_R | SG_PERM_X, "code"};
   m->map.count = 4;
-  assert(sg_code_create(p->w, p->n, CODE_BASE, p->rc, p->nrc, &code) == SG_OK);
-  assert(sg_core_create(&cfg, &core) == SG_OK);
+  if (sg_code_create(p->w, p->n, CODE_BASE, p->rc, p->nrc, &code) != SG_OK ||
+      sg_core_create(&cfg, &core) != SG_OK)
+    abort(); /* the test's own program or config is wrong */
   enum sg_status s = sg_core_run_cta(core, code, &m->cta, &m->map, &m->stats, &m->fault);
   sg_core_destroy(core);
   sg_code_destroy(code);
