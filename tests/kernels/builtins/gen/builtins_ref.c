@@ -119,6 +119,98 @@ static void ref_integer(void)
   }
 }
 
+static const float cvt_x[16] = {-3.5f, -2.5f, -1.5f, -0.5f, -0.49f, 0, 0.5f, 0.51f, 1.5f, 2.5f, 3.7f, -3.7f, 2.9f, 1e10f, -1e10f, NAN};
+static const int cvt_n[16] = {0, 1, -1, 127, 128, -129, 255, -128, 300, 65536, -70000, 16777217, -16777217, 2147483, -2147483, 33554433};
+
+/* Round with the given mode, then saturate (NaN -> 0) into [lo, hi]. */
+static long double cvt_sat(long double v, int mode, long double lo, long double hi)
+{
+  if (isnan(v))
+    return 0;
+  fesetround(mode);
+  v = nearbyintl(v);
+  fesetround(FE_TONEAREST);
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+static float cvt_f(long double v, int mode)
+{
+  fesetround(mode);
+  volatile float r = (float)v; /* the host rounds with the current mode */
+  fesetround(FE_TONEAREST);
+  return r;
+}
+
+static void ref_convert(void)
+{
+  printf("buffer 2\n");
+  for (int i = 0; i < 16; i++) {
+    float v = cvt_x[i];
+    int k = cvt_n[i];
+    long double u = cvt_sat(v, FE_UPWARD, 0, UINT32_MAX);
+    float w = fabsf(v) < 1e9f ? v : 0;
+    long long r[12] = {
+        cvt_sat(w, FE_TONEAREST, INT32_MIN, INT32_MAX), cvt_sat(w, FE_TOWARDZERO, INT32_MIN, INT32_MAX),
+        cvt_sat(w, FE_UPWARD, INT32_MIN, INT32_MAX), cvt_sat(w, FE_DOWNWARD, INT32_MIN, INT32_MAX),
+        cvt_sat(v * 1e9f, FE_TOWARDZERO, INT32_MIN, INT32_MAX), cvt_sat(v * 1e9f, FE_TONEAREST, INT32_MIN, INT32_MAX),
+        cvt_sat(v * 1e4f, FE_TOWARDZERO, INT16_MIN, INT16_MAX), u == 0 ? -1 : (int32_t)(uint32_t)u,
+        (int8_t)k, k < -128 ? -128 : k > 127 ? 127 : k, k < 0 ? 0 : k > 65535 ? 65535 : k,
+        (int32_t)(int64_t)cvt_sat(v * 1e18f, FE_DOWNWARD, INT64_MIN, INT64_MAX) >> 8};
+    for (int j = 0; j < 12; j++)
+      printf("%lld\n", r[j]);
+  }
+  printf("buffer 3\n");
+  for (int i = 0; i < 16; i++) {
+    int big = (int)((uint32_t)cvt_n[i] * 1000003u + 1);
+    double d = (double)cvt_x[i] / 3.0;
+    pf(cvt_f(big, FE_TONEAREST)), pf(cvt_f(big, FE_TOWARDZERO)), pf(cvt_f(big, FE_UPWARD));
+    pf(cvt_f(big, FE_DOWNWARD)), pf(cvt_f(d, FE_TONEAREST)), pf(cvt_f(d, FE_TOWARDZERO));
+    pf(cvt_f(d, FE_UPWARD)), pf(cvt_f((long double)((int64_t)big * 1048576), FE_DOWNWARD));
+  }
+  printf("buffer 4\n");
+  for (int i = 0; i < 16; i++) {
+    float v = cvt_x[i], q[4] = {v, v * 100, -v * 100, v * 1000};
+    for (int j = 0; j < 4; j++)
+      printf("%d ", (int)cvt_sat(q[j], FE_TONEAREST, 0, 255));
+    printf("\n");
+  }
+}
+
+static void ref_workitem(void)
+{
+  printf("buffer 0\n");
+  for (int y = 0; y < 4; y++)
+    for (int x = 0; x < 6; x++)
+      printf("%d %d %d %d %d %d 6 4 32 22 12 2 111 0\n", x + 1, y + 2, x % 3,
+             y % 2, x / 3, y / 2);
+}
+
+static void ref_atomic(void)
+{
+  int g[12] = {0, 0, 0, 0, -1, 1000000, 0, -1, 0, 0, 0, 0};
+  int64_t l[3] = {0, -1000, 0};
+  float f = 2.5f;
+  for (int i = 0; i < 128; i++) {
+    g[0] += i, g[1] -= 2, g[2]++, g[3]--;
+    g[4] = g[4] > i * 7 % 61 ? g[4] : i * 7 % 61;
+    g[5] = g[5] < 1000 - i ? g[5] : 1000 - i;
+    g[6] |= 1 << (i % 31), g[7] &= ~(1 << (i % 13)), g[8] ^= i;
+    l[0] += (int64_t)i << 32;
+    l[1] = l[1] > -(int64_t)i ? l[1] : -(int64_t)i;
+    l[2] ^= (int64_t)i << 40;
+  }
+  g[10] = 1;
+  memcpy(&g[11], &f, 4);
+  printf("buffer 0\n");
+  for (int k = 0; k < 12; k++)
+    printf("%d\n", k == 9 ? 77 : g[k]);
+  printf("buffer 1\n");
+  for (int grp = 0; grp < 4; grp++)
+    printf("32 %d %d\n", grp * 32, (grp * 32 + grp * 32 + 31) * 32 / 2);
+  printf("buffer 2\n%lld\n%lld\n%lld\n", (long long)l[0], (long long)l[1],
+         (long long)l[2]);
+}
+
 struct ref_case {
   const char *name;
   void (*print)(void);
@@ -127,6 +219,9 @@ struct ref_case {
 static const struct ref_case cases[] = {
     {"math", ref_math},
     {"integer", ref_integer},
+    {"convert", ref_convert},
+    {"workitem", ref_workitem},
+    {"atomic", ref_atomic},
 };
 
 int main(int argc, char **argv)
