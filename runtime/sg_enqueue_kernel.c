@@ -45,19 +45,27 @@ static void fill_shape(const uint64_t g[3], uint64_t cap, uint64_t l[3])
   }
 }
 
-/* One dimension of a uniform shape: the largest divisor of g within cap that
- * keeps the group a whole number of warps (unit = what this dimension must
- * be a multiple of for that); failing that, the largest divisor within max,
- * since one large group beats many tiny ones. */
-static uint64_t uniform_dim(uint64_t g, uint64_t cap, uint64_t max, uint64_t unit)
+/* The largest multiple of step that divides g and is at most limit; 0 if none. */
+static uint64_t largest_divisor(uint64_t g, uint64_t limit, uint64_t step)
 {
-  for (uint64_t d = cap / unit * unit; d >= unit && d > 0; d -= unit)
+  for (uint64_t d = min_u64(g, limit) / step * step; d >= step; d -= step)
     if (g % d == 0)
       return d;
-  for (uint64_t d = min_u64(g, max); d > 1; d--)
-    if (g % d == 0)
-      return d;
-  return 1;
+  return 0;
+}
+
+/* One dimension of a uniform shape, in order of preference: a divisor of g
+ * within cap that keeps the group a whole number of warps (unit: what this
+ * dimension must be a multiple of for that); a divisor within cap that still
+ * fills a warp (min_size); else the largest divisor within max, since one
+ * large group beats many tiny ones. */
+static uint64_t uniform_dim(uint64_t g, uint64_t cap, uint64_t max, uint64_t unit,
+                            uint64_t min_size)
+{
+  uint64_t d = largest_divisor(g, cap, unit);
+  if (!d && (d = largest_divisor(g, cap, 1)) < min_size)
+    d = largest_divisor(g, max, 1);
+  return d ? d : 1;
 }
 
 static void uniform_shape(const uint64_t g[3], uint64_t cap, uint64_t max, uint32_t warp,
@@ -66,7 +74,8 @@ static void uniform_shape(const uint64_t g[3], uint64_t cap, uint64_t max, uint3
   uint64_t prod = 1;
   for (int d = 0; d < 3; d++) {
     uint64_t unit = warp / gcd_u64(prod, warp);
-    l[d] = g[d] ? uniform_dim(g[d], cap / prod, max / prod, unit) : 1;
+    uint64_t fill = (warp + prod - 1) / prod;
+    l[d] = g[d] ? uniform_dim(g[d], cap / prod, max / prod, unit, fill) : 1;
     prod *= l[d];
   }
 }
