@@ -211,6 +211,110 @@ static void ref_atomic(void)
          (long long)l[2]);
 }
 
+static const float rel_x[16] = {1, -2, NAN, INFINITY, -0.0f, 3, 2, -INFINITY,
+                                0.5f, -2.5f, 1e-40f, 2.5f, -1, 0.75f, 1.25f, -3};
+
+static float clampf(float v, float lo, float hi) { return fminf(fmaxf(v, lo), hi); }
+
+static void ref_relational(void)
+{
+  const float b[4] = {1.0f, -2.0f, NAN, INFINITY};
+  printf("buffer 1\n");
+  for (int i = 0; i < 4; i++) {
+    const float *a = rel_x + i * 4;
+    for (int k = 0; k < 4; k++) printf("%d ", a[k] == b[k] ? -1 : 0);
+    for (int k = 0; k < 4; k++) printf("%d ", a[k] < b[k] ? -1 : 0);
+    for (int k = 0; k < 4; k++) printf("%d ", isnan(a[k]) ? -1 : 0);
+    for (int k = 0; k < 4; k++)
+      printf("%d ", (isinf(a[k]) ? -1 : 0) | (isfinite(a[k]) ? 2 : 0) | (isnormal(a[k]) ? 4 : 0));
+    for (int k = 0; k < 4; k++)
+      printf("%d ", (signbit(a[k]) ? -1 : 0) + (isnan(a[k]) || isnan(b[k]) ? -10 : 0));
+    int anynan = 0, allgt = 1;
+    for (int k = 0; k < 4; k++) anynan |= isnan(a[k]) != 0, allgt &= a[k] > -100.0f;
+    float sel = a[1] > 0 ? b[1] : a[1];
+    int32_t selbits;
+    memcpy(&selbits, &sel, 4);
+    int32_t m = i * 0x01010101 + 0x3c;
+    printf("%d %d %d %d\n", (a[0] == b[0]) + (a[1] > b[1]) * 10 + (signbit(a[2]) != 0) * 100,
+           anynan + allgt * 10, selbits, (0x0f0f0f0f & ~m) | (0x70f0f0f0 & m));
+  }
+  printf("buffer 2\n");
+  for (int i = 0; i < 4; i++) {
+    float p[4];
+    for (int k = 0; k < 4; k++) {
+      p[k] = clampf(rel_x[i * 4 + k], -3, 3);
+      if (isnan(p[k])) p[k] = 0;
+      pf(p[k]);
+    }
+    pf(p[0] * 1 + p[1] * 2 + p[2] * 3 + p[3] * 4);
+    pf(sqrtf(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]));
+    pf(hypotf(p[0] - 1, p[1] - 1));
+    float n[3] = {p[0] + 0.5f, p[1] + 0.5f, p[2] + 0.5f};
+    float ln = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    for (int k = 0; k < 3; k++) pf(n[k] / ln);
+    pf(p[1] * 3 - p[2] * 2), pf(p[2] * 1 - p[0] * 3), pf(p[0] * 2 - p[1] * 1);
+    pf(p[0] + (p[1] - p[0]) * 0.25f);
+    pf((p[0] < 0.5f ? 0.0f : 1.0f) + (p[1] > 0 ? 1.0f : p[1] < 0 ? -1.0f : p[1]) * 2);
+    float t = clampf((p[2] + 1.0f) / 3.0f, 0, 1);
+    pf(t * t * (3 - 2 * t) + p[3] * (float)(180 / M_PI));
+  }
+}
+
+/* float -> binary16 with the host's rounding mode applied by hand. */
+static uint16_t to_half(float v, int mode)
+{
+  uint16_t sign = signbit(v) ? 0x8000 : 0;
+  double a = fabs((double)v);
+  int e = a < 0x1p-14 ? -14 : ilogb(a);
+  double q = ldexp(a, 10 - e);
+  fesetround(mode == FE_UPWARD && sign ? FE_DOWNWARD : mode == FE_DOWNWARD && sign ? FE_UPWARD : mode);
+  q = nearbyint(q);
+  fesetround(FE_TONEAREST);
+  int up = mode == FE_TONEAREST || (mode == FE_UPWARD && !sign) || (mode == FE_DOWNWARD && sign);
+  if (e > 15)
+    return sign | (up ? 0x7c00 : 0x7bff);
+  uint32_t bits = a < 0x1p-14 ? (uint32_t)q : ((uint32_t)(e + 15) << 10) + (uint32_t)q - 1024;
+  return sign | (bits > 0x7bff ? (up ? 0x7c00 : 0x7bff) : bits);
+}
+
+static float from_half(uint16_t h)
+{
+  int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+  float v = e == 0x1f ? INFINITY : e == 0 ? ldexpf(m, -24) : ldexpf(m + 1024, e - 25);
+  return h & 0x8000 ? -v : v;
+}
+
+static void ref_vload(void)
+{
+  static const float f[4] = {1.0009765625f, -3.14159f, 70000, 5.96e-8f};
+  static const int modes[4] = {FE_TONEAREST, FE_TOWARDZERO, FE_UPWARD, FE_DOWNWARD};
+  uint16_t h[32] = {0};
+  printf("buffer 1\n");
+  for (int i = 0; i < 12; i++)
+    printf("%d ", (i + 1) * 2);
+  for (int i = 0; i < 4; i++)
+    printf("%d ", i + (i + 7) * 100);
+  printf("\nbuffer 3\n");
+  for (int m = 0; m < 4; m++)
+    for (int i = 0; i < 4; i++)
+      h[m * 8 + i] = to_half(f[i], modes[m]);
+  for (int i = 0; i < 32; i++)
+    printf("%u ", h[i]);
+  printf("\nbuffer 4\n");
+  for (int i = 0; i < 4; i++)
+    pf(from_half(h[i]));
+  for (int i = 4; i < 8; i++)
+    pf(0);
+  for (int i = 0; i < 4; i++)
+    pf(from_half(h[8 + i]));
+  for (int i = 12; i < 16; i++)
+    pf(0);
+  for (int i = 0; i < 4; i++)
+    pf(from_half(h[16]) + from_half(h[17]) + from_half(h[18]) + from_half(h[19]));
+  for (int i = 20; i < 24; i++)
+    pf(0);
+}
+
 struct ref_case {
   const char *name;
   void (*print)(void);
@@ -222,6 +326,8 @@ static const struct ref_case cases[] = {
     {"convert", ref_convert},
     {"workitem", ref_workitem},
     {"atomic", ref_atomic},
+    {"relational", ref_relational},
+    {"vload", ref_vload},
 };
 
 int main(int argc, char **argv)
