@@ -343,6 +343,13 @@ void sg_config_print(const struct sg_config *cfg, FILE *out) {
     fprintf(out, "%s=%" PRIu64 "\n", keys[i].name, get_key(cfg, &keys[i]));
 }
 
+void sg_config_print_json(const struct sg_config *cfg, FILE *out) {
+  fputc('{', out);
+  for (unsigned i = 0; i < NUM_KEYS; i++)
+    fprintf(out, "%s\"%s\": %" PRIu64, i ? ", " : "", keys[i].name, get_key(cfg, &keys[i]));
+  fputc('}', out);
+}
+
 void sg_config_help(FILE *out) {
   for (unsigned i = 0; i < NUM_KEYS; i++)
     fprintf(out, "%-20s %s (default %" PRIu64 ")\n", keys[i].name, keys[i].help,

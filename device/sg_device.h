@@ -25,6 +25,8 @@ enum sg_status sg_config_load(struct sg_config *cfg, const char *spec, char *err
 enum sg_status sg_config_from_env(struct sg_config *cfg, char *err, size_t errlen);
 void sg_config_print(const struct sg_config *cfg, FILE *out); /* key=value lines */
 void sg_config_help(FILE *out); /* every key with its help and default, the presets */
+/* One JSON object {"cores": 8, ...} (no newline), for stats files. */
+void sg_config_print_json(const struct sg_config *cfg, FILE *out);
 uint32_t sg_config_max_work_group_size(const struct sg_config *cfg);
 
 /* ---- ND-range -> grid / CTAs ------------------------------------------ */

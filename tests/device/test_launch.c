@@ -4,6 +4,7 @@
  * groups, offsets, __local arguments and barriers, checked against host
  * computations; and faults, which must be reported precisely and touch
  * nothing else. */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -245,6 +246,51 @@ static void test_null_store_fault(void **state) {
   sg_device_destroy(dev);
 }
 
+/* Launches from several host threads (several queues) on one device. */
+struct racer {
+  struct sg_device *dev;
+  int id;
+  enum sg_status status;
+  float a[300], c[300];
+};
+
+static void *race(void *arg) {
+  struct racer *r = arg;
+  struct sg_buffer ba = buffer(r->dev, r->a, sizeof r->a, true),
+                   bc = buffer(r->dev, r->c, sizeof r->c, false);
+  struct sg_arg_value args[3] = {{.buffer = &ba}, {.buffer = &ba}, {.buffer = &bc}};
+  struct sg_ndrange nd = {.work_dim = 1, .global_size = {300, 1, 1},
+                          .local_size = {7, 1, 1}};
+  struct sg_launch launch = {.program = image, .kernel = sg_program_find_kernel(image, "vadd"),
+                             .args = args, .nd = nd};
+  static struct sg_launch_result results[4];
+  r->status = SG_OK;
+  for (int rep = 0; rep < 10 && r->status == SG_OK; rep++)
+    r->status = sg_device_launch(r->dev, &launch, &results[r->id]);
+  return NULL;
+}
+
+static void test_concurrent_launches(void **state) {
+  (void)state;
+  static struct racer racers[4];
+  pthread_t threads[4];
+  struct sg_device *dev = device("vortex");
+  for (int t = 0; t < 4; t++) {
+    racers[t].dev = dev;
+    racers[t].id = t;
+    for (int i = 0; i < 300; i++)
+      racers[t].a[i] = (float)(i * (t + 1));
+    assert_int_equal(pthread_create(&threads[t], NULL, race, &racers[t]), 0);
+  }
+  for (int t = 0; t < 4; t++) {
+    pthread_join(threads[t], NULL);
+    assert_int_equal(racers[t].status, SG_OK);
+    for (int i = 0; i < 300; i++)
+      assert_true(racers[t].c[i] == 2.0f * racers[t].a[i]);
+  }
+  sg_device_destroy(dev);
+}
+
 /* The device keeps working after a fault, and allocations never overlap. */
 static void test_reuse_after_fault_and_addresses(void **state) {
   (void)state;
@@ -263,6 +309,7 @@ int main(void) {
       cmocka_unit_test(test_local_arg_and_barrier),
       cmocka_unit_test(test_null_store_fault),
       cmocka_unit_test(test_reuse_after_fault_and_addresses),
+      cmocka_unit_test(test_concurrent_launches),
   };
   return cmocka_run_group_tests(tests, build_program, free_program);
 }
