@@ -89,7 +89,10 @@ static void choose_local(cl_kernel k, const struct sg_config *cfg, uint64_t max,
 {
   const struct sg_kernel_info *info = k->info;
   const uint64_t *g = nd->global_size;
-  uint64_t cap = group_target(max, cfg, g[0] * g[1] * g[2]);
+  uint64_t total = g[0];
+  for (int d = 1; d < 3; d++) /* saturating: only compared with cores * max */
+    total = total > UINT64_MAX / g[d] ? UINT64_MAX : total * g[d];
+  uint64_t cap = group_target(max, cfg, total);
   if (info->reqd_work_group_size[0]) {
     for (int d = 0; d < 3; d++)
       nd->local_size[d] = info->reqd_work_group_size[d];
@@ -191,6 +194,9 @@ static cl_int make_ndrange(cl_kernel k, cl_device_id dev, cl_uint dim, const siz
     choose_local(k, &dev->config, sg_kernel_max_work_group_size(k, dev), uniform, nd);
   if (err != CL_SUCCESS)
     goto fail;
+  for (cl_uint d = 0; d < dim && !*empty; d++)
+    SG_CHECK((nd->global_size[d] - 1) / nd->local_size[d] < UINT32_MAX, CL_INVALID_GLOBAL_WORK_SIZE,
+             "global_work_size[%u] = %zu needs more than 2^32 - 1 work-groups", d, gws[d]);
   SG_CHECK(!uniform || !nd->partial_groups, CL_INVALID_WORK_GROUP_SIZE,
            "the global size is not a multiple of reqd_work_group_size(%u,%u,%u) "
            "(uniform work-groups: OpenCL C 1.x or -cl-uniform-work-group-size)",

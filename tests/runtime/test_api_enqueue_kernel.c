@@ -86,6 +86,9 @@ static void test_errors(void **state)
                    CL_INVALID_WORK_GROUP_SIZE);
   assert_int_equal(clEnqueueNDRangeKernel(f->q, k, 1, NULL, &huge, &huge, 0, NULL, NULL),
                    CL_INVALID_WORK_GROUP_SIZE);
+  size_t too_many = (size_t)1 << 40, one = 1; /* 2^40 work-groups */
+  assert_int_equal(clEnqueueNDRangeKernel(f->q, k, 1, NULL, &too_many, &one, 0, NULL, NULL),
+                   CL_INVALID_GLOBAL_WORK_SIZE);
   size_t g2 = 66; /* OpenCL C 1.2: the local size must divide the global size */
   assert_int_equal(clEnqueueNDRangeKernel(f->q, k, 1, NULL, &g2, &l, 0, NULL, NULL),
                    CL_INVALID_WORK_GROUP_SIZE);
@@ -248,6 +251,24 @@ static void test_partial_groups(void **state)
     assert_int_equal(out[3 * i + 1], L);
     assert_int_equal(out[3 * i + 2], (G + L - 1) / L);
   }
+  /* NULL local: any size SoftGPU picks is consistent, the last group
+   * holding the remainder. */
+  enum { G2 = 1009 };
+  int *o2 = malloc(3 * G2 * sizeof(int));
+  cl_mem m2 = fx_buffer(f, 3 * G2 * sizeof(int), NULL);
+  size_t g2 = G2;
+  fx_arg(k, 0, sizeof m2, &m2);
+  assert_int_equal(clEnqueueNDRangeKernel(f->q, k, 1, NULL, &g2, NULL, 0, NULL, NULL), CL_SUCCESS);
+  fx_read(f, m2, 3 * G2 * sizeof(int), o2);
+  int enq = o2[1], ng = o2[2];
+  assert_true(enq > 0 && ng == (G2 + enq - 1) / enq);
+  for (int i = 0; i < G2; i++) {
+    assert_int_equal(o2[3 * i + 1], enq);
+    assert_int_equal(o2[3 * i + 2], ng);
+    assert_int_equal(o2[3 * i], i < (ng - 1) * enq ? enq : G2 - (ng - 1) * enq);
+  }
+  free(o2);
+  clReleaseMemObject(m2);
   clReleaseKernel(k);
   clReleaseProgram(p);
   /* -cl-uniform-work-group-size brings back the 1.2 rule. */
