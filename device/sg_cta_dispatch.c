@@ -145,13 +145,12 @@ uint64_t sg_device_alloc_address(struct sg_device *dev, uint64_t size) {
 
 static uint64_t align16(uint64_t n) { return (n + 15) & ~15ull; }
 
-/* Bytes of local memory the launch needs: static __local variables, then
- * each __local argument, 16-byte aligned. */
-static uint64_t local_bytes(const struct sg_launch *launch) {
-  uint64_t total = align16(launch->kernel->static_local_size);
-  for (uint32_t i = 0; i < launch->kernel->num_args; i++)
-    if (launch->kernel->args[i].kind == SG_ARG_LOCAL)
-      total += align16(launch->args[i].local_size);
+uint64_t sg_device_local_mem_size(const struct sg_kernel_info *kernel,
+                                  const struct sg_arg_value *args) {
+  uint64_t total = align16(kernel->static_local_size);
+  for (uint32_t i = 0; i < kernel->num_args; i++)
+    if (kernel->args[i].kind == SG_ARG_LOCAL)
+      total += align16(args[i].local_size);
   return total;
 }
 
@@ -193,13 +192,13 @@ static bool put_arg(const struct sg_launch *launch, uint32_t i, uint8_t *args,
   return false;
 }
 
-static uint8_t *build_params(const struct sg_launch *launch, uint64_t *size, char *err,
-                             size_t errlen) {
+static enum sg_status build_params(const struct sg_launch *launch, uint8_t **out,
+                                   uint64_t *size, char *err, size_t errlen) {
   *size = SG_PARAM_ARGS_OFFSET + (uint64_t)launch->kernel->args_size;
   uint8_t *p = calloc(1, *size);
   if (!p) {
     snprintf(err, errlen, "out of memory for the parameter block");
-    return NULL;
+    return SG_ENOMEM;
   }
   struct sg_launch_info info = {.work_dim = launch->nd.work_dim};
   for (int d = 0; d < 3; d++) {
@@ -212,10 +211,11 @@ static uint8_t *build_params(const struct sg_launch *launch, uint64_t *size, cha
   for (uint32_t i = 0; i < launch->kernel->num_args; i++) {
     if (!put_arg(launch, i, p + SG_PARAM_ARGS_OFFSET, &local_next, err, errlen)) {
       free(p);
-      return NULL;
+      return SG_EINVAL;
     }
   }
-  return p;
+  *out = p;
+  return SG_OK;
 }
 
 /* ---- Checks before anything runs ---------------------------------------- */
@@ -251,7 +251,7 @@ static enum sg_status check_launch(const struct sg_device *dev,
       return SG_EINVAL;
     }
   }
-  uint64_t local = local_bytes(launch);
+  uint64_t local = sg_device_local_mem_size(launch->kernel, launch->args);
   if (local > dev->cfg.local_mem_per_core) {
     snprintf(err, errlen,
              "kernel '%s' needs %" PRIu64 " bytes of local memory (%" PRIu64
@@ -450,13 +450,15 @@ enum sg_status sg_device_launch(struct sg_device *dev, const struct sg_launch *l
   enum sg_status st = check_launch(dev, launch, &num_ctas, msg, msglen);
   if (st != SG_OK)
     return st;
-  uint8_t *params = build_params(launch, &params_size, msg, msglen);
-  if (!params)
-    return SG_EINVAL;
+  uint8_t *params;
+  st = build_params(launch, &params, &params_size, msg, msglen);
+  if (st != SG_OK)
+    return st;
   uint64_t cta_threads = launch->nd.local_size[0] * launch->nd.local_size[1] *
                          launch->nd.local_size[2];
+  uint64_t local = sg_device_local_mem_size(launch->kernel, launch->args);
   struct sg_launch_memmap map;
-  st = sg_memmap_build(launch, params, params_size, local_bytes(launch),
+  st = sg_memmap_build(launch, params, params_size, local,
                        cta_threads * dev->cfg.stack_per_lane, &map, msg, msglen);
   if (st != SG_OK) {
     free(params);

@@ -93,6 +93,12 @@ struct sg_launch_result {
   char message[512];                 /* one clear sentence on failure */
 };
 
+/* Bytes of local memory a launch of kernel with args uses: the static
+ * __local variables, then each __local argument, each 16-byte aligned. A
+ * launch fails with SG_ERESOURCES when this exceeds local_mem_per_core. */
+uint64_t sg_device_local_mem_size(const struct sg_kernel_info *kernel,
+                                  const struct sg_arg_value *args);
+
 /* Runs the whole ND-range; blocks until done. CTAs run on all host threads
  * (config host_threads, else SOFTGPU_THREADS, else all cores); the calling
  * thread is one of them. Launches on one device from several threads are

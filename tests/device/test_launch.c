@@ -181,6 +181,11 @@ static void test_local_arg_and_barrier(void **state) {
     assert_int_equal(out[g], want);
   }
 
+  /* 16 bytes of static bias[4], then tmp, both 16-byte aligned. */
+  const struct sg_kernel_info *k = sg_program_find_kernel(image, "lsum");
+  args[2].local_size = L * sizeof(int) - 3;
+  assert_int_equal(sg_device_local_mem_size(k, args), 16 + L * sizeof(int));
+
   /* More local memory than a core has: refused before anything runs. */
   args[2].local_size = 1 << 20;
   assert_int_equal(run(dev, "lsum", args, nd, &result), SG_ERESOURCES);
@@ -291,6 +296,33 @@ static void test_concurrent_launches(void **state) {
   sg_device_destroy(dev);
 }
 
+/* Launches the device refuses, each with a sentence and nothing run. */
+static void test_rejected_launches(void **state) {
+  (void)state;
+  static int dst[64], src[64];
+  struct sg_device *dev = device("vortex"); /* work-groups of at most 16 */
+  struct sg_buffer bd = buffer(dev, dst, sizeof dst, false),
+                   bs = buffer(dev, src, sizeof src, true);
+  uint32_t period = 1, which = 0;
+  struct sg_arg_value args[5] = {{.buffer = &bd}, {.buffer = &bd}, {.buffer = &bs},
+                                 {.bytes = &period}, {.bytes = &which}};
+  struct sg_ndrange nd = {.work_dim = 1, .global_size = {64, 1, 1}, .local_size = {32, 1, 1}};
+  assert_int_equal(run(dev, "scatter", args, nd, &result), SG_EINVAL);
+  assert_non_null(strstr(result.message, "exceeds"));
+  nd.local_size[0] = 16;
+  nd.work_dim = 4;
+  assert_int_equal(run(dev, "scatter", args, nd, &result), SG_EINVAL);
+  assert_non_null(strstr(result.message, "work_dim"));
+  nd.work_dim = 1;
+  args[4].bytes = NULL;
+  assert_int_equal(run(dev, "scatter", args, nd, &result), SG_EINVAL);
+  assert_non_null(strstr(result.message, "argument 4"));
+  assert_int_equal(result.stats.ctas, 0);
+  for (int i = 0; i < 64; i++)
+    assert_int_equal(dst[i], 0);
+  sg_device_destroy(dev);
+}
+
 /* The device keeps working after a fault, and allocations never overlap. */
 static void test_reuse_after_fault_and_addresses(void **state) {
   (void)state;
@@ -310,6 +342,7 @@ int main(void) {
       cmocka_unit_test(test_null_store_fault),
       cmocka_unit_test(test_reuse_after_fault_and_addresses),
       cmocka_unit_test(test_concurrent_launches),
+      cmocka_unit_test(test_rejected_launches),
   };
   return cmocka_run_group_tests(tests, build_program, free_program);
 }
