@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Kernel tests, SIMT control flow (DESIGN.md "Tests"): the host reference
- * for the simt/ cases. Each case is recomputed sequentially, one work-item
- * after another (barrier cases one work-group phase after another), which
- * is what SIMT execution must be indistinguishable from.
- * Usage: simt_ref CASE  -- prints CASE.ref on stdout. */
+/* Kernel tests (DESIGN.md "Tests"): the host reference for the cases whose
+ * .ref files are generated. Each case is recomputed sequentially, one
+ * work-item after another (barrier cases one work-group phase after another),
+ * which is what SIMT execution must be indistinguishable from.
+ * Usage: sg_kernel_refs FAMILY/CASE  -- prints FAMILY/CASE.ref on stdout. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +16,13 @@ static void print_buffer(int arg, const u32 *v, int n)
   printf("buffer %d\n", arg);
   for (int i = 0; i < n; i++)
     printf("%u%c", v[i], i % 8 == 7 || i == n - 1 ? '\n' : ' ');
+}
+
+static void print_ints(int arg, const int32_t *v, int n)
+{
+  printf("buffer %d\n", arg);
+  for (int i = 0; i < n; i++)
+    printf("%d%c", v[i], i % 8 == 7 || i == n - 1 ? '\n' : ' ');
 }
 
 static void fill(u32 *v, int n, u32 x)
@@ -178,27 +185,129 @@ static void ref_loop_barrier(void)
   print_buffer(1, out, NB);
 }
 
+/* ---- memory/ ---- */
+
+static void ref_transpose(void)
+{
+  int32_t out[256];
+  for (int r = 0; r < 16; r++)
+    for (int c = 0; c < 16; c++)
+      out[r * 16 + c] = c * 16 + r;
+  print_ints(1, out, 256);
+}
+
+static void ref_constant(void)
+{
+  static const int32_t table[8] = {3, 1, 4, 1, 5, 9, 2, 6}, coef[4] = {1, 2, 3, 4};
+  int32_t out[16];
+  for (int i = 0; i < 16; i++)
+    out[i] = table[i % 8] * coef[i % 4] + coef[3];
+  print_ints(1, out, 16);
+}
+
+static void ref_private_array(void)
+{
+  /* (k * 7 + i) % 16 visits every index once: s = i * (0 + 1 + ... + 15). */
+  int32_t out[32];
+  for (int i = 0; i < 32; i++)
+    out[i] = 120 * i + (i % 16) * i;
+  print_ints(0, out, 32);
+}
+
+/* ---- types/ ---- */
+
+static void ref_vectors(void)
+{
+  int32_t io[16], mo[16];
+  printf("buffer 2\n");
+  for (int i = 0; i < 4; i++)
+    for (int j = 0; j < 4; j++) {
+      int a = 4 * i + j, b = 3 * (4 * i + j), b_swz = 3 * (4 * i + (j ^ 1));
+      printf("%d%c", 2 * (4 * i + 3 - j) + j + 1, j == 3 ? '\n' : ' ');
+      io[4 * i + j] = (b << 1) ^ (b_swz + i);
+      mo[4 * i + j] = a > 5 ? -1 : 0;
+    }
+  print_ints(3, io, 16);
+  print_ints(4, mo, 16);
+}
+
+/* ---- ndrange/ ---- */
+
+static void ref_grid_2d(void)
+{
+  int32_t out[91];
+  for (int y = 1; y < 8; y++)
+    for (int x = 3; x < 16; x++)
+      out[(y - 1) * 13 + (x - 3)] = y * 100 + x;
+  print_ints(0, out, 91);
+}
+
+static void ref_grid_3d(void)
+{
+  enum { GX = 6, GY = 4, GZ = 3, LX = 3, LY = 2, LZ = 1, OX = 1, OY = 2, OZ = 3 };
+  int32_t ids[GX * GY * GZ * 3];
+  for (int z = 0; z < GZ; z++)
+    for (int y = 0; y < GY; y++)
+      for (int x = 0; x < GX; x++) {
+        int lin = (z * GY + y) * GX + x, gx = x + OX, gy = y + OY, gz = z + OZ;
+        /* Group and local ids count from the offset. */
+        ids[3 * lin] = gx + 10 * gy + 100 * gz;
+        ids[3 * lin + 1] = x % LX + 10 * (y % LY) + 100 * (z % LZ) +
+                           1000 * (x / LX + 10 * (y / LY) + 100 * (z / LZ));
+        ids[3 * lin + 2] = GX / LX + 10 * (GY / LY) + 100 * (GZ / LZ) + 3000 + 10000 * LX;
+      }
+  print_ints(0, ids, GX * GY * GZ * 3);
+}
+
+static void ref_partial_groups(void)
+{
+  int32_t out[60];
+  for (int y = 0; y < 6; y++)
+    for (int x = 0; x < 10; x++) {
+      int lsx = x < 8 ? 4 : 2, lsy = y < 4 ? 4 : 2;
+      out[y * 10 + x] = lsx * 1000 + lsy * 100 + 4 * 10 + 4 + 10000 * (x % 4);
+    }
+  print_ints(0, out, 60);
+}
+
+static void ref_reqd_wgs(void)
+{
+  int32_t out[32];
+  for (int i = 0; i < 32; i++)
+    out[i] = 800 + i % 8 + 1000 * (i / 8);
+  print_ints(0, out, 32);
+}
+
 static const struct {
   const char *name;
   void (*ref)(void);
 } cases[] = {
-    {"ifelse", ref_ifelse},
-    {"nested", ref_nested},
-    {"loops", ref_loops},
-    {"break_continue", ref_break_continue},
-    {"early_return", ref_early_return},
-    {"barrier_reconv", ref_barrier_reconv},
-    {"switch", ref_switch},
-    {"loop_barrier", ref_loop_barrier},
+    {"simt/ifelse", ref_ifelse},
+    {"simt/nested", ref_nested},
+    {"simt/loops", ref_loops},
+    {"simt/break_continue", ref_break_continue},
+    {"simt/early_return", ref_early_return},
+    {"simt/barrier_reconv", ref_barrier_reconv},
+    {"simt/switch", ref_switch},
+    {"simt/loop_barrier", ref_loop_barrier},
+    {"memory/transpose", ref_transpose},
+    {"memory/constant", ref_constant},
+    {"memory/private_array", ref_private_array},
+    {"types/vectors", ref_vectors},
+    {"ndrange/grid_2d", ref_grid_2d},
+    {"ndrange/grid_3d", ref_grid_3d},
+    {"ndrange/partial_groups", ref_partial_groups},
+    {"ndrange/reqd_wgs", ref_reqd_wgs},
 };
 
 int main(int argc, char **argv)
 {
   for (size_t i = 0; argc == 2 && i < sizeof(cases) / sizeof(cases[0]); i++)
     if (!strcmp(argv[1], cases[i].name)) {
+      printf("# generated by sg_kernel_refs %s\n", cases[i].name);
       cases[i].ref();
       return 0;
     }
-  fprintf(stderr, "usage: %s CASE (a simt/ case name)\n", argv[0]);
+  fprintf(stderr, "usage: %s FAMILY/CASE (a case with a generated .ref)\n", argv[0]);
   return 2;
 }

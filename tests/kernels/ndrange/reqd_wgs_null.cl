@@ -1,0 +1,6 @@
+/* reqd_work_group_size(8, 1, 1): launching with local size 8 works; another
+ * local size, or none (OpenCL 1.2, clEnqueueNDRangeKernel), is an error. */
+kernel __attribute__((reqd_work_group_size(8, 1, 1))) void reqd_wgs(global int *out)
+{
+  out[get_global_id(0)] = get_local_size(0) * 100 + get_local_id(0) + 1000 * get_group_id(0);
+}
