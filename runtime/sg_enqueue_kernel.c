@@ -11,10 +11,11 @@
 
 /* ---- Local size choice -------------------------------------------------- */
 
-static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+static uint64_t min_u64(uint64_t a, uint64_t b) {
+  return a < b ? a : b;
+}
 
-static uint64_t gcd_u64(uint64_t a, uint64_t b)
-{
+static uint64_t gcd_u64(uint64_t a, uint64_t b) {
   while (b) {
     uint64_t t = a % b;
     a = b;
@@ -26,8 +27,7 @@ static uint64_t gcd_u64(uint64_t a, uint64_t b)
 /* Work-items per group to aim for: the kernel's limit, halved (in whole
  * warps) while that leaves fewer groups than cores, so small ND-ranges still
  * spread over the machine; never below one warp. */
-static uint64_t group_target(uint64_t max, const struct sg_config *cfg, uint64_t total)
-{
+static uint64_t group_target(uint64_t max, const struct sg_config *cfg, uint64_t total) {
   uint64_t cap = max;
   while (cap / 2 >= cfg->warp_size && (total + cap - 1) / cap < cfg->cores)
     cap = cap / 2 / cfg->warp_size * cfg->warp_size;
@@ -37,8 +37,7 @@ static uint64_t group_target(uint64_t max, const struct sg_config *cfg, uint64_t
 /* Any shape will do (the kernel cannot observe it, or groups may be partial):
  * fill each dimension in turn, x first, so warps are full except at the edge
  * of the ND-range. */
-static void fill_shape(const uint64_t g[3], uint64_t cap, uint64_t l[3])
-{
+static void fill_shape(const uint64_t g[3], uint64_t cap, uint64_t l[3]) {
   for (int d = 0; d < 3; d++) {
     l[d] = g[d] ? min_u64(g[d], cap) : 1;
     cap /= l[d];
@@ -46,8 +45,7 @@ static void fill_shape(const uint64_t g[3], uint64_t cap, uint64_t l[3])
 }
 
 /* The largest multiple of step that divides g and is at most limit; 0 if none. */
-static uint64_t largest_divisor(uint64_t g, uint64_t limit, uint64_t step)
-{
+static uint64_t largest_divisor(uint64_t g, uint64_t limit, uint64_t step) {
   for (uint64_t d = min_u64(g, limit) / step * step; d >= step; d -= step)
     if (g % d == 0)
       return d;
@@ -60,8 +58,7 @@ static uint64_t largest_divisor(uint64_t g, uint64_t limit, uint64_t step)
  * fills a warp (min_size); else the largest divisor within max, since one
  * large group beats many tiny ones. */
 static uint64_t uniform_dim(uint64_t g, uint64_t cap, uint64_t max, uint64_t unit,
-                            uint64_t min_size)
-{
+                            uint64_t min_size) {
   uint64_t d = largest_divisor(g, cap, unit);
   if (!d && (d = largest_divisor(g, cap, 1)) < min_size)
     d = largest_divisor(g, max, 1);
@@ -69,8 +66,7 @@ static uint64_t uniform_dim(uint64_t g, uint64_t cap, uint64_t max, uint64_t uni
 }
 
 static void uniform_shape(const uint64_t g[3], uint64_t cap, uint64_t max, uint32_t warp,
-                          uint64_t l[3])
-{
+                          uint64_t l[3]) {
   uint64_t prod = 1;
   for (int d = 0; d < 3; d++) {
     uint64_t unit = warp / gcd_u64(prod, warp);
@@ -85,8 +81,7 @@ static void uniform_shape(const uint64_t g[3], uint64_t cap, uint64_t max, uint3
  * shape dividing the global size for uniform programs; else a filled shape
  * whose last groups are partial. */
 static void choose_local(cl_kernel k, const struct sg_config *cfg, uint64_t max, bool uniform,
-                         struct sg_ndrange *nd)
-{
+                         struct sg_ndrange *nd) {
   const struct sg_kernel_info *info = k->info;
   const uint64_t *g = nd->global_size;
   uint64_t total = g[0];
@@ -111,13 +106,12 @@ static void choose_local(cl_kernel k, const struct sg_config *cfg, uint64_t max,
 /* ---- ND-range checks ---------------------------------------------------- */
 
 struct device_limits {
-  size_t item_sizes[3];   /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
-  cl_uint addr_align;     /* CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bytes */
+  size_t item_sizes[3]; /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
+  cl_uint addr_align;   /* CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bytes */
 };
 
 /* The device's own answers, so the checks agree with what it reports. */
-static cl_int device_limits(cl_device_id dev, struct device_limits *lim)
-{
+static cl_int device_limits(cl_device_id dev, struct device_limits *lim) {
   cl_uint bits = 0;
   cl_int err = clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof lim->item_sizes,
                                lim->item_sizes, NULL);
@@ -129,8 +123,7 @@ static cl_int device_limits(cl_device_id dev, struct device_limits *lim)
 
 /* A user-given local size, in the spec's order of checks. */
 static cl_int check_local(cl_kernel k, cl_device_id dev, const struct device_limits *lim,
-                          bool uniform, cl_uint dim, const size_t *lws, struct sg_ndrange *nd)
-{
+                          bool uniform, cl_uint dim, const size_t *lws, struct sg_ndrange *nd) {
   cl_int err = CL_SUCCESS;
   const uint32_t *reqd = k->info->reqd_work_group_size;
   uint64_t total = 1;
@@ -158,8 +151,8 @@ static cl_int check_local(cl_kernel k, cl_device_id dev, const struct device_lim
   }
   for (cl_uint d = 0; d < dim; d++)
     SG_CHECK(lws[d] <= lim->item_sizes[d], CL_INVALID_WORK_ITEM_SIZE,
-             "local_work_size[%u] = %zu exceeds CL_DEVICE_MAX_WORK_ITEM_SIZES[%u] = %zu", d,
-             lws[d], d, lim->item_sizes[d]);
+             "local_work_size[%u] = %zu exceeds CL_DEVICE_MAX_WORK_ITEM_SIZES[%u] = %zu", d, lws[d],
+             d, lim->item_sizes[d]);
 fail:
   return err;
 }
@@ -168,14 +161,11 @@ fail:
  * (OpenCL 2.1+: the command does nothing but still completes in order). */
 static cl_int make_ndrange(cl_kernel k, cl_device_id dev, cl_uint dim, const size_t *off,
                            const size_t *gws, const size_t *lws, struct sg_ndrange *nd,
-                           bool *empty)
-{
+                           bool *empty) {
   cl_int err = CL_SUCCESS;
   struct device_limits lim;
   bool uniform = k->program->image->uniform_work_group;
-  *nd = (struct sg_ndrange){.work_dim = dim,
-                            .global_size = {1, 1, 1},
-                            .local_size = {1, 1, 1}};
+  *nd = (struct sg_ndrange){.work_dim = dim, .global_size = {1, 1, 1}, .local_size = {1, 1, 1}};
   *empty = false;
   SG_CHECK(dim >= 1 && dim <= 3, CL_INVALID_WORK_DIMENSION, "work_dim %u is not 1, 2 or 3", dim);
   SG_CHECK(gws, CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL");
@@ -204,8 +194,7 @@ static cl_int make_ndrange(cl_kernel k, cl_device_id dev, cl_uint dim, const siz
            k->info->reqd_work_group_size[2]);
   for (uint32_t i = 0; i < k->info->num_args; i++) {
     cl_mem m = k->arg_mems[i];
-    SG_CHECK(!m || !m->parent || m->offset % lim.addr_align == 0,
-             CL_MISALIGNED_SUB_BUFFER_OFFSET,
+    SG_CHECK(!m || !m->parent || m->offset % lim.addr_align == 0, CL_MISALIGNED_SUB_BUFFER_OFFSET,
              "argument %u is a sub-buffer at offset %zu, not a multiple of %u bytes", i,
              m ? m->offset : 0, lim.addr_align);
   }
@@ -235,8 +224,7 @@ struct launch_cmd {
   uint8_t *values;
 };
 
-static void launch_free(struct sg_command *cmd)
-{
+static void launch_free(struct sg_command *cmd) {
   struct launch_cmd *c = cmd->payload;
   if (!c)
     return;
@@ -253,15 +241,13 @@ static void launch_free(struct sg_command *cmd)
 
 /* A fault is the application's bug, not SoftGPU's: one message on stderr (and
  * to the context's callback), and the event fails. */
-static void report_failure(cl_context ctx, const char *message)
-{
+static void report_failure(cl_context ctx, const char *message) {
   fprintf(stderr, "SoftGPU: %s\n", message);
   if (ctx->notify)
     ctx->notify(message, NULL, 0, ctx->notify_data);
 }
 
-static cl_int launch_run(struct sg_command *cmd)
-{
+static cl_int launch_run(struct sg_command *cmd) {
   struct launch_cmd *c = cmd->payload;
   struct sg_launch_result res;
   if (c->empty)
@@ -282,8 +268,7 @@ static cl_int launch_run(struct sg_command *cmd)
 /* Copies the kernel's current arguments into c: later clSetKernelArg calls
  * do not affect this launch. Buffers bound to __constant arguments or made
  * CL_MEM_READ_ONLY are read-only to the kernel. */
-static cl_int snapshot_args(cl_kernel k, struct launch_cmd *c)
-{
+static cl_int snapshot_args(cl_kernel k, struct launch_cmd *c) {
   cl_int err = CL_SUCCESS;
   const struct sg_kernel_info *info = k->info;
   uint32_t n = info->num_args;
@@ -303,8 +288,8 @@ static cl_int snapshot_args(cl_kernel k, struct launch_cmd *c)
     c->mems[i] = k->arg_mems[i];
     sg_retain_internal(c->mems[i]);
     c->bufs[i] = c->mems[i]->buf;
-    c->bufs[i].read_only |= a->kind == SG_ARG_CONSTANT ||
-                            (c->mems[i]->flags & CL_MEM_READ_ONLY) != 0;
+    c->bufs[i].read_only |=
+        a->kind == SG_ARG_CONSTANT || (c->mems[i]->flags & CL_MEM_READ_ONLY) != 0;
     c->args[i].buffer = &c->bufs[i];
   }
 fail:
@@ -315,8 +300,7 @@ fail:
  * command. */
 static cl_int enqueue_kernel(cl_command_type type, cl_command_queue q, cl_kernel k, cl_uint dim,
                              const size_t *off, const size_t *gws, const size_t *lws,
-                             cl_uint num_waits, const cl_event *waits, cl_event *event)
-{
+                             cl_uint num_waits, const cl_event *waits, cl_event *event) {
   cl_int err = CL_SUCCESS;
   struct sg_command *cmd = NULL;
   struct launch_cmd *c = NULL;
@@ -361,10 +345,8 @@ fail:
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
     cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
-    const size_t *global_work_offset, const size_t *global_work_size,
-    const size_t *local_work_size, cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list, cl_event *event)
-{
+    const size_t *global_work_offset, const size_t *global_work_size, const size_t *local_work_size,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
   return enqueue_kernel(CL_COMMAND_NDRANGE_KERNEL, command_queue, kernel, work_dim,
                         global_work_offset, global_work_size, local_work_size,
                         num_events_in_wait_list, event_wait_list, event);
@@ -373,8 +355,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
 /* A task is a one-work-item ND-range (OpenCL 1.2, 5.8). */
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
                                               cl_uint num_events_in_wait_list,
-                                              const cl_event *event_wait_list, cl_event *event)
-{
+                                              const cl_event *event_wait_list, cl_event *event) {
   static const size_t one[1] = {1};
   return enqueue_kernel(CL_COMMAND_TASK, command_queue, kernel, 1, NULL, one, one,
                         num_events_in_wait_list, event_wait_list, event);

@@ -8,8 +8,7 @@
 
 #include "sg_runtime.h"
 
-static void kernel_destroy(void *self)
-{
+static void kernel_destroy(void *self) {
   cl_kernel k = self;
   for (uint32_t i = 0; i < k->info->num_args; i++)
     if (k->arg_mems[i])
@@ -26,8 +25,7 @@ static void kernel_destroy(void *self)
 
 /* A kernel for info, attached to p (which holds an executable: the caller
  * counted it in p->num_kernels). NULL when out of memory. */
-static cl_kernel kernel_new(cl_program p, const struct sg_kernel_info *info)
-{
+static cl_kernel kernel_new(cl_program p, const struct sg_kernel_info *info) {
   cl_kernel k = calloc(1, sizeof *k);
   uint32_t n = info->num_args;
   if (!k)
@@ -55,8 +53,7 @@ static cl_kernel kernel_new(cl_program p, const struct sg_kernel_info *info)
 }
 
 /* kernel_new, counted in p->num_kernels, or NULL (counting undone). */
-static cl_kernel kernel_attach(cl_program p, const struct sg_kernel_info *info)
-{
+static cl_kernel kernel_attach(cl_program p, const struct sg_kernel_info *info) {
   cl_kernel k = kernel_new(p, info);
   if (!k)
     atomic_fetch_sub(&p->num_kernels, 1);
@@ -64,8 +61,7 @@ static cl_kernel kernel_attach(cl_program p, const struct sg_kernel_info *info)
 }
 
 CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *kernel_name,
-                                                  cl_int *errcode_ret)
-{
+                                                  cl_int *errcode_ret) {
   cl_int err = CL_SUCCESS;
   const struct sg_program_image *img = NULL;
   const struct sg_kernel_info *info = NULL;
@@ -90,8 +86,7 @@ fail:
 
 CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kernels,
                                                          cl_kernel *kernels,
-                                                         cl_uint *num_kernels_ret)
-{
+                                                         cl_uint *num_kernels_ret) {
   cl_int err = CL_SUCCESS;
   const struct sg_program_image *img = NULL;
   cl_uint made = 0;
@@ -119,8 +114,7 @@ fail:
 
 /* Sets argument i of k to mem (NULL: a null pointer), holding it until the
  * argument changes or the kernel goes away. */
-static void set_mem(cl_kernel k, cl_uint i, cl_mem mem)
-{
+static void set_mem(cl_kernel k, cl_uint i, cl_mem mem) {
   if (mem)
     sg_retain_internal(mem);
   if (k->arg_mems[i])
@@ -129,8 +123,7 @@ static void set_mem(cl_kernel k, cl_uint i, cl_mem mem)
   k->args[i].buffer = mem ? &mem->buf : NULL;
 }
 
-CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret)
-{
+CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret) {
   cl_int err = CL_SUCCESS;
   cl_kernel k = NULL;
   SG_CHECK(sg_valid(source_kernel, SG_KIND_KERNEL), CL_INVALID_KERNEL,
@@ -152,8 +145,7 @@ fail:
   return NULL;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel kernel)
-{
+CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(kernel, SG_KIND_KERNEL), CL_INVALID_KERNEL, "kernel is not valid");
   sg_retain(kernel);
@@ -161,8 +153,7 @@ fail:
   return err;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel)
-{
+CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(kernel, SG_KIND_KERNEL), CL_INVALID_KERNEL, "kernel is not valid");
   sg_release(kernel);
@@ -174,8 +165,7 @@ fail:
 
 /* A __global or __constant pointer: a cl_mem of the kernel's context, or a
  * null pointer (arg_value NULL or pointing to NULL). */
-static cl_int set_buffer_arg(cl_kernel k, cl_uint i, size_t size, const void *value)
-{
+static cl_int set_buffer_arg(cl_kernel k, cl_uint i, size_t size, const void *value) {
   cl_int err = CL_SUCCESS;
   cl_mem mem = value ? *(const cl_mem *)value : NULL;
   SG_CHECK(size == sizeof(cl_mem), CL_INVALID_ARG_SIZE,
@@ -189,8 +179,7 @@ fail:
   return err;
 }
 
-static cl_int set_local_arg(cl_kernel k, cl_uint i, size_t size, const void *value)
-{
+static cl_int set_local_arg(cl_kernel k, cl_uint i, size_t size, const void *value) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(!value, CL_INVALID_ARG_VALUE, "argument %u is __local: arg_value must be NULL", i);
   SG_CHECK(size > 0, CL_INVALID_ARG_SIZE, "argument %u is __local: arg_size must not be 0", i);
@@ -199,12 +188,11 @@ fail:
   return err;
 }
 
-static cl_int set_value_arg(cl_kernel k, cl_uint i, size_t size, const void *value)
-{
+static cl_int set_value_arg(cl_kernel k, cl_uint i, size_t size, const void *value) {
   cl_int err = CL_SUCCESS;
   const struct sg_kernel_arg *a = &k->info->args[i];
-  SG_CHECK(value, CL_INVALID_ARG_VALUE, "argument %u (%s) is passed by value: arg_value is NULL",
-           i, a->type_name);
+  SG_CHECK(value, CL_INVALID_ARG_VALUE, "argument %u (%s) is passed by value: arg_value is NULL", i,
+           a->type_name);
   SG_CHECK(size == a->size, CL_INVALID_ARG_SIZE, "argument %u (%s) takes %u bytes, not %zu", i,
            a->type_name, a->size, size);
   memcpy(k->values + a->offset, value, size);
@@ -212,9 +200,8 @@ fail:
   return err;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index,
-                                               size_t arg_size, const void *arg_value)
-{
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
+                                               const void *arg_value) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(kernel, SG_KIND_KERNEL), CL_INVALID_KERNEL, "kernel is not valid");
   SG_CHECK(arg_index < kernel->info->num_args, CL_INVALID_ARG_INDEX,
@@ -222,15 +209,9 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_ind
            kernel->info->num_args);
   switch (kernel->info->args[arg_index].kind) {
   case SG_ARG_GLOBAL:
-  case SG_ARG_CONSTANT:
-    err = set_buffer_arg(kernel, arg_index, arg_size, arg_value);
-    break;
-  case SG_ARG_LOCAL:
-    err = set_local_arg(kernel, arg_index, arg_size, arg_value);
-    break;
-  case SG_ARG_VALUE:
-    err = set_value_arg(kernel, arg_index, arg_size, arg_value);
-    break;
+  case SG_ARG_CONSTANT: err = set_buffer_arg(kernel, arg_index, arg_size, arg_value); break;
+  case SG_ARG_LOCAL: err = set_local_arg(kernel, arg_index, arg_size, arg_value); break;
+  case SG_ARG_VALUE: err = set_value_arg(kernel, arg_index, arg_size, arg_value); break;
   default: /* such kernels fail to build; a binary may still declare them */
     SG_CHECK(false, CL_INVALID_ARG_VALUE, "argument %u: images and samplers are not supported",
              arg_index);
@@ -245,26 +226,20 @@ fail:
 
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name,
                                                 size_t param_value_size, void *param_value,
-                                                size_t *param_value_size_ret)
-{
+                                                size_t *param_value_size_ret) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(kernel, SG_KIND_KERNEL), CL_INVALID_KERNEL, "kernel is not valid");
   switch (param_name) {
   case CL_KERNEL_FUNCTION_NAME:
     return sg_info_str(param_value_size, param_value, param_value_size_ret, kernel->info->name);
-  case CL_KERNEL_NUM_ARGS:
-    SG_INFO_VAL(cl_uint, kernel->info->num_args);
-  case CL_KERNEL_REFERENCE_COUNT:
-    SG_INFO_VAL(cl_uint, atomic_load(&kernel->obj.refcount));
-  case CL_KERNEL_CONTEXT:
-    SG_INFO_VAL(cl_context, kernel->program->context);
-  case CL_KERNEL_PROGRAM:
-    SG_INFO_VAL(cl_program, kernel->program);
+  case CL_KERNEL_NUM_ARGS: SG_INFO_VAL(cl_uint, kernel->info->num_args);
+  case CL_KERNEL_REFERENCE_COUNT: SG_INFO_VAL(cl_uint, atomic_load(&kernel->obj.refcount));
+  case CL_KERNEL_CONTEXT: SG_INFO_VAL(cl_context, kernel->program->context);
+  case CL_KERNEL_PROGRAM: SG_INFO_VAL(cl_program, kernel->program);
   case CL_KERNEL_ATTRIBUTES:
     return sg_info_str(param_value_size, param_value, param_value_size_ret,
                        kernel->info->attributes ? kernel->info->attributes : "");
-  default:
-    SG_CHECK(false, CL_INVALID_VALUE, "unknown param_name 0x%x", param_name);
+  default: SG_CHECK(false, CL_INVALID_VALUE, "unknown param_name 0x%x", param_name);
   }
 fail:
   return err;
@@ -276,8 +251,7 @@ fail:
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index,
                                                    cl_kernel_arg_info param_name,
                                                    size_t param_value_size, void *param_value,
-                                                   size_t *param_value_size_ret)
-{
+                                                   size_t *param_value_size_ret) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(kernel, SG_KIND_KERNEL), CL_INVALID_KERNEL, "kernel is not valid");
   SG_CHECK(arg_index < kernel->info->num_args, CL_INVALID_ARG_INDEX,
@@ -291,21 +265,18 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg
     SG_INFO_VAL(cl_kernel_arg_access_qualifier, a->access_qualifier);
   case CL_KERNEL_ARG_TYPE_NAME:
     return sg_info_str(param_value_size, param_value, param_value_size_ret, a->type_name);
-  case CL_KERNEL_ARG_TYPE_QUALIFIER:
-    SG_INFO_VAL(cl_kernel_arg_type_qualifier, a->type_qualifier);
+  case CL_KERNEL_ARG_TYPE_QUALIFIER: SG_INFO_VAL(cl_kernel_arg_type_qualifier, a->type_qualifier);
   case CL_KERNEL_ARG_NAME:
     SG_CHECK(a->name && a->name[0], CL_KERNEL_ARG_INFO_NOT_AVAILABLE,
              "argument names are recorded only with -cl-kernel-arg-info");
     return sg_info_str(param_value_size, param_value, param_value_size_ret, a->name);
-  default:
-    SG_CHECK(false, CL_INVALID_VALUE, "unknown param_name 0x%x", param_name);
+  default: SG_CHECK(false, CL_INVALID_VALUE, "unknown param_name 0x%x", param_name);
   }
 fail:
   return err;
 }
 
-size_t sg_kernel_max_work_group_size(cl_kernel k, cl_device_id dev)
-{
+size_t sg_kernel_max_work_group_size(cl_kernel k, cl_device_id dev) {
   size_t max = sg_config_max_work_group_size(&dev->config);
   const uint32_t *r = k->info->reqd_work_group_size;
   if (r[0]) {
@@ -316,8 +287,7 @@ size_t sg_kernel_max_work_group_size(cl_kernel k, cl_device_id dev)
 }
 
 cl_ulong sg_kernel_local_mem_size(const struct sg_kernel_info *info,
-                                  const struct sg_arg_value *args)
-{
+                                  const struct sg_arg_value *args) {
   cl_ulong total = info->static_local_size;
   for (uint32_t i = 0; i < info->num_args; i++)
     if (info->args[i].kind == SG_ARG_LOCAL)
@@ -327,10 +297,8 @@ cl_ulong sg_kernel_local_mem_size(const struct sg_kernel_info *info,
 
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
                                                          cl_kernel_work_group_info param_name,
-                                                         size_t param_value_size,
-                                                         void *param_value,
-                                                         size_t *param_value_size_ret)
-{
+                                                         size_t param_value_size, void *param_value,
+                                                         size_t *param_value_size_ret) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(kernel, SG_KIND_KERNEL), CL_INVALID_KERNEL, "kernel is not valid");
   cl_device_id dev = kernel->program->context->device;
@@ -339,8 +307,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_de
            "device is not the kernel's device");
   const struct sg_kernel_info *info = kernel->info;
   switch (param_name) {
-  case CL_KERNEL_WORK_GROUP_SIZE:
-    SG_INFO_VAL(size_t, sg_kernel_max_work_group_size(kernel, dev));
+  case CL_KERNEL_WORK_GROUP_SIZE: SG_INFO_VAL(size_t, sg_kernel_max_work_group_size(kernel, dev));
   case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
     size_t r[3] = {info->reqd_work_group_size[0], info->reqd_work_group_size[1],
                    info->reqd_work_group_size[2]};
@@ -348,25 +315,23 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_de
   }
   case CL_KERNEL_LOCAL_MEM_SIZE:
     SG_INFO_VAL(cl_ulong, sg_kernel_local_mem_size(info, kernel->args));
-  case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
-    SG_INFO_VAL(size_t, dev->config.warp_size);
-  case CL_KERNEL_PRIVATE_MEM_SIZE:
-    SG_INFO_VAL(cl_ulong, info->private_size);
+  case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: SG_INFO_VAL(size_t, dev->config.warp_size);
+  case CL_KERNEL_PRIVATE_MEM_SIZE: SG_INFO_VAL(cl_ulong, info->private_size);
   case CL_KERNEL_GLOBAL_WORK_SIZE:
     SG_CHECK(false, CL_INVALID_VALUE,
              "CL_KERNEL_GLOBAL_WORK_SIZE is only for custom devices and built-in kernels");
-  default:
-    SG_CHECK(false, CL_INVALID_VALUE, "unknown param_name 0x%x", param_name);
+  default: SG_CHECK(false, CL_INVALID_VALUE, "unknown param_name 0x%x", param_name);
   }
 fail:
   return err;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(
-    cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
-    size_t input_value_size, const void *input_value, size_t param_value_size,
-    void *param_value, size_t *param_value_size_ret)
-{
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
+                                                        cl_kernel_sub_group_info param_name,
+                                                        size_t input_value_size,
+                                                        const void *input_value,
+                                                        size_t param_value_size, void *param_value,
+                                                        size_t *param_value_size_ret) {
   cl_int err = CL_SUCCESS;
   (void)param_name, (void)input_value_size, (void)input_value;
   (void)param_value_size, (void)param_value, (void)param_value_size_ret;

@@ -10,15 +10,16 @@
 
 /* ---- Helpers ----------------------------------------------------------- */
 
-static char *dup_str(const char *s) { return strdup(s ? s : ""); }
+static char *dup_str(const char *s) {
+  return strdup(s ? s : "");
+}
 
 /* A device list per the spec: (n == 0) == (list == NULL), and every entry
  * the context's device. */
-static cl_int check_device_list(cl_context ctx, cl_uint n, const cl_device_id *list)
-{
+static cl_int check_device_list(cl_context ctx, cl_uint n, const cl_device_id *list) {
   cl_int err = CL_SUCCESS;
-  SG_CHECK((n == 0) == (list == NULL), CL_INVALID_VALUE,
-           "num_devices is %u but device_list is %s", n, list ? "set" : "NULL");
+  SG_CHECK((n == 0) == (list == NULL), CL_INVALID_VALUE, "num_devices is %u but device_list is %s",
+           n, list ? "set" : "NULL");
   for (cl_uint i = 0; i < n; i++)
     SG_CHECK(list[i] == ctx->device, CL_INVALID_DEVICE,
              "device_list[%u] is not a device of the context", i);
@@ -26,8 +27,7 @@ fail:
   return err;
 }
 
-static void free_headers(struct sg_header *h, uint32_t n)
-{
+static void free_headers(struct sg_header *h, uint32_t n) {
   for (uint32_t i = 0; i < n; i++) {
     free((char *)h[i].name);
     free((char *)h[i].source);
@@ -36,8 +36,7 @@ static void free_headers(struct sg_header *h, uint32_t n)
 }
 
 /* Forgets what a previous build, compile or link produced. */
-static void clear_build(cl_program p)
-{
+static void clear_build(cl_program p) {
   sg_program_image_free(p->image);
   p->image = NULL;
   free(p->binary);
@@ -46,8 +45,7 @@ static void clear_build(cl_program p)
   p->binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
 }
 
-static void program_destroy(void *self)
-{
+static void program_destroy(void *self) {
   cl_program p = self;
   clear_build(p);
   free(p->source);
@@ -61,8 +59,7 @@ static void program_destroy(void *self)
   sg_release_internal(ctx);
 }
 
-static cl_program program_new(cl_context ctx, enum sg_program_origin origin)
-{
+static cl_program program_new(cl_context ctx, enum sg_program_origin origin) {
   cl_program p = calloc(1, sizeof *p);
   if (!p)
     return NULL;
@@ -78,16 +75,14 @@ static cl_program program_new(cl_context ctx, enum sg_program_origin origin)
 
 /* True when p holds an executable that kernels can be created from. Caller
  * holds p->lock or knows no build runs. */
-static bool executable(cl_program p)
-{
+static bool executable(cl_program p) {
   return p->build_status == CL_BUILD_SUCCESS &&
          p->binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE && p->image;
 }
 
 /* Marks p as being built. Fails when a build is already running or kernels
  * are attached (their metadata lives in the current image). */
-static cl_int begin_build(cl_program p)
-{
+static cl_int begin_build(cl_program p) {
   cl_int err = CL_SUCCESS;
   pthread_mutex_lock(&p->lock);
   SG_CHECK(p->build_status != CL_BUILD_IN_PROGRESS, CL_INVALID_OPERATION,
@@ -104,8 +99,7 @@ fail:
  * binary (taken), image and binary type. */
 static void end_build(cl_program p, bool ok, const char *options, char *log,
                       cl_program_binary_type type, void *binary, size_t binary_size,
-                      struct sg_program_image *image)
-{
+                      struct sg_program_image *image) {
   pthread_mutex_lock(&p->lock);
   clear_build(p);
   free(p->options);
@@ -129,8 +123,7 @@ static void end_build(cl_program p, bool ok, const char *options, char *log,
  * (bad options), failure_err (diagnostics in the log) or an allocation error. */
 static cl_int build_executable(cl_program p, const char *source, const char *options,
                                const struct sg_header *headers, uint32_t num_headers,
-                               cl_int options_err, cl_int failure_err)
-{
+                               cl_int options_err, cl_int failure_err) {
   struct sg_build_request req = {source, options, headers, num_headers};
   struct sg_build_result res = {0};
   enum sg_status st = sg_build(&req, &res);
@@ -144,7 +137,8 @@ static cl_int build_executable(cl_program p, const char *source, const char *opt
       size_t n = strlen(res.log);
       char *log = realloc(res.log, n + sizeof msg + 64);
       if (log) {
-        snprintf(log + n, sizeof msg + 64, "internal error: the new binary does not load: %s\n", msg);
+        snprintf(log + n, sizeof msg + 64, "internal error: the new binary does not load: %s\n",
+                 msg);
         res.log = log;
       }
     }
@@ -168,8 +162,7 @@ static cl_int build_executable(cl_program p, const char *source, const char *opt
 CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(cl_context context, cl_uint count,
                                                               const char **strings,
                                                               const size_t *lengths,
-                                                              cl_int *errcode_ret)
-{
+                                                              cl_int *errcode_ret) {
   cl_int err = CL_SUCCESS;
   cl_program p = NULL;
   size_t total = 0;
@@ -199,8 +192,7 @@ fail:
 
 /* Loads one user binary; CL_SUCCESS, CL_INVALID_VALUE or CL_INVALID_BINARY. */
 static cl_int load_user_binary(const unsigned char *bin, size_t len,
-                               struct sg_program_image **image)
-{
+                               struct sg_program_image **image) {
   cl_int err = CL_SUCCESS;
   char msg[256] = "";
   SG_CHECK(bin && len > 0, CL_INVALID_VALUE, "a binary is NULL or has length 0");
@@ -212,10 +204,8 @@ fail:
 }
 
 CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
-    cl_context context, cl_uint num_devices, const cl_device_id *device_list,
-    const size_t *lengths, const unsigned char **binaries, cl_int *binary_status,
-    cl_int *errcode_ret)
-{
+    cl_context context, cl_uint num_devices, const cl_device_id *device_list, const size_t *lengths,
+    const unsigned char **binaries, cl_int *binary_status, cl_int *errcode_ret) {
   cl_int err = CL_SUCCESS;
   cl_program p = NULL;
   struct sg_program_image *image = NULL;
@@ -257,8 +247,7 @@ fail:
 }
 
 CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void *il,
-                                                          size_t length, cl_int *errcode_ret)
-{
+                                                          size_t length, cl_int *errcode_ret) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(context, SG_KIND_CONTEXT), CL_INVALID_CONTEXT, "context is not valid");
   SG_CHECK(il && length > 0, CL_INVALID_VALUE, "il is NULL or length is 0");
@@ -271,8 +260,7 @@ fail:
 
 CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(
     cl_context context, cl_uint num_devices, const cl_device_id *device_list,
-    const char *kernel_names, cl_int *errcode_ret)
-{
+    const char *kernel_names, cl_int *errcode_ret) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(context, SG_KIND_CONTEXT), CL_INVALID_CONTEXT, "context is not valid");
   SG_CHECK(device_list && num_devices > 0, CL_INVALID_VALUE, "device_list is NULL or empty");
@@ -287,8 +275,7 @@ fail:
 
 /* ---- Reference counting and compiler lifetime -------------------------- */
 
-CL_API_ENTRY cl_int CL_API_CALL clRetainProgram(cl_program program)
-{
+CL_API_ENTRY cl_int CL_API_CALL clRetainProgram(cl_program program) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(program, SG_KIND_PROGRAM), CL_INVALID_PROGRAM, "program is not valid");
   sg_retain(program);
@@ -296,8 +283,7 @@ fail:
   return err;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program program)
-{
+CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program program) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(program, SG_KIND_PROGRAM), CL_INVALID_PROGRAM, "program is not valid");
   sg_release(program);
@@ -306,10 +292,11 @@ fail:
 }
 
 /* The compiler is a subprocess per build: there is nothing to unload. */
-CL_API_ENTRY cl_int CL_API_CALL clUnloadCompiler(void) { return CL_SUCCESS; }
+CL_API_ENTRY cl_int CL_API_CALL clUnloadCompiler(void) {
+  return CL_SUCCESS;
+}
 
-CL_API_ENTRY cl_int CL_API_CALL clUnloadPlatformCompiler(cl_platform_id platform)
-{
+CL_API_ENTRY cl_int CL_API_CALL clUnloadPlatformCompiler(cl_platform_id platform) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(platform, SG_KIND_PLATFORM), CL_INVALID_PLATFORM, "platform is not valid");
 fail:
@@ -317,8 +304,7 @@ fail:
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clSetProgramReleaseCallback(
-    cl_program program, void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data)
-{
+    cl_program program, void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data) {
   cl_int err = CL_SUCCESS;
   (void)user_data;
   SG_CHECK(sg_valid(program, SG_KIND_PROGRAM), CL_INVALID_PROGRAM, "program is not valid");
@@ -332,8 +318,7 @@ fail:
 CL_API_ENTRY cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program program,
                                                                    cl_uint spec_id,
                                                                    size_t spec_size,
-                                                                   const void *spec_value)
-{
+                                                                   const void *spec_value) {
   cl_int err = CL_SUCCESS;
   (void)spec_id, (void)spec_size, (void)spec_value;
   SG_CHECK(sg_valid(program, SG_KIND_PROGRAM), CL_INVALID_PROGRAM, "program is not valid");
@@ -347,9 +332,7 @@ fail:
 
 /* Checks shared by clBuildProgram and clCompileProgram, in the spec's order. */
 static cl_int check_build_args(cl_program program, cl_uint num_devices,
-                               const cl_device_id *device_list, bool has_notify,
-                               void *user_data)
-{
+                               const cl_device_id *device_list, bool has_notify, void *user_data) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(program, SG_KIND_PROGRAM), CL_INVALID_PROGRAM, "program is not valid");
   SG_CHECK((num_devices == 0) == (device_list == NULL), CL_INVALID_VALUE,
@@ -361,11 +344,9 @@ fail:
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices,
-                                               const cl_device_id *device_list,
-                                               const char *options,
+                                               const cl_device_id *device_list, const char *options,
                                                void(CL_CALLBACK *pfn_notify)(cl_program, void *),
-                                               void *user_data)
-{
+                                               void *user_data) {
   cl_int err = check_build_args(program, num_devices, device_list, pfn_notify, user_data);
   if (err != CL_SUCCESS)
     return err;
@@ -400,16 +381,15 @@ fail:
 }
 
 /* Copies the embedded headers of clCompileProgram; CL_SUCCESS or an error. */
-static cl_int copy_headers(cl_context ctx, cl_uint n, const cl_program *progs,
-                           const char **names, struct sg_header **out)
-{
+static cl_int copy_headers(cl_context ctx, cl_uint n, const cl_program *progs, const char **names,
+                           struct sg_header **out) {
   cl_int err = CL_SUCCESS;
   struct sg_header *h = NULL;
   SG_CHECK((n == 0) == (progs == NULL) && (n == 0) == (names == NULL), CL_INVALID_VALUE,
            "num_input_headers is %u but input_headers or header_include_names disagree", n);
   for (cl_uint i = 0; i < n; i++) {
-    SG_CHECK(sg_valid(progs[i], SG_KIND_PROGRAM) && progs[i]->context == ctx,
-             CL_INVALID_PROGRAM, "input_headers[%u] is not a valid program of the context", i);
+    SG_CHECK(sg_valid(progs[i], SG_KIND_PROGRAM) && progs[i]->context == ctx, CL_INVALID_PROGRAM,
+             "input_headers[%u] is not a valid program of the context", i);
     SG_CHECK(progs[i]->origin == SG_PROGRAM_SOURCE && names[i], CL_INVALID_VALUE,
              "input_headers[%u] has no source or header_include_names[%u] is NULL", i, i);
   }
@@ -432,17 +412,15 @@ fail:
  * left for the link. The object keeps source, options and headers: linking
  * rebuilds from them. */
 CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(
-    cl_program program, cl_uint num_devices, const cl_device_id *device_list,
-    const char *options, cl_uint num_input_headers, const cl_program *input_headers,
-    const char **header_include_names, void(CL_CALLBACK *pfn_notify)(cl_program, void *),
-    void *user_data)
-{
+    cl_program program, cl_uint num_devices, const cl_device_id *device_list, const char *options,
+    cl_uint num_input_headers, const cl_program *input_headers, const char **header_include_names,
+    void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data) {
   struct sg_header *headers = NULL;
   cl_int err = check_build_args(program, num_devices, device_list, pfn_notify, user_data);
   if (err != CL_SUCCESS)
     return err;
-  if ((err = copy_headers(program->context, num_input_headers, input_headers,
-                          header_include_names, &headers)) != CL_SUCCESS)
+  if ((err = copy_headers(program->context, num_input_headers, input_headers, header_include_names,
+                          &headers)) != CL_SUCCESS)
     goto fail;
   SG_CHECK(program->origin == SG_PROGRAM_SOURCE, CL_INVALID_OPERATION,
            "the program was not created from source");
@@ -453,10 +431,10 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(
   struct sg_build_result res = {0};
   enum sg_status st = sg_build(&req, &res);
   bool ok = st == SG_OK || st == SG_ELINK; /* unresolved symbols: other objects' */
-  err = ok ? CL_SUCCESS
-           : st == SG_ENOMEM    ? CL_OUT_OF_HOST_MEMORY
-           : st == SG_EOPTIONS  ? CL_INVALID_COMPILER_OPTIONS
-                                : CL_COMPILE_PROGRAM_FAILURE;
+  err = ok                  ? CL_SUCCESS
+        : st == SG_ENOMEM   ? CL_OUT_OF_HOST_MEMORY
+        : st == SG_EOPTIONS ? CL_INVALID_COMPILER_OPTIONS
+                            : CL_COMPILE_PROGRAM_FAILURE;
   char *copts = ok ? dup_str(options) : NULL;
   end_build(program, ok, options, res.log, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT, NULL, 0, NULL);
   res.log = NULL;
@@ -483,11 +461,10 @@ fail:
 
 /* The options clLinkProgram accepts (OpenCL 3.0, 5.8.7); any other is
  * CL_INVALID_LINKER_OPTIONS. Sets *library for -create-library. */
-static cl_int parse_link_options(const char *options, bool *library)
-{
-  static const char *const math[] = {"-cl-denorms-are-zero", "-cl-no-signed-zeros",
+static cl_int parse_link_options(const char *options, bool *library) {
+  static const char *const math[] = {"-cl-denorms-are-zero",          "-cl-no-signed-zeros",
                                      "-cl-unsafe-math-optimizations", "-cl-finite-math-only",
-                                     "-cl-fast-relaxed-math", "-cl-no-subgroup-ifp"};
+                                     "-cl-fast-relaxed-math",         "-cl-no-subgroup-ifp"};
   cl_int err = CL_SUCCESS;
   bool enable = false;
   char *copy = dup_str(options), *save = NULL;
@@ -512,8 +489,7 @@ fail:
 
 /* The compile options followed by the link options minus the library-only
  * ones: what one build of the object's source is given. */
-static char *link_build_options(const char *compile, const char *link)
-{
+static char *link_build_options(const char *compile, const char *link) {
   size_t n = strlen(compile ? compile : "") + strlen(link ? link : "") + 2;
   char *s = malloc(n), *copy = dup_str(link), *save = NULL;
   if (!s || !copy) {
@@ -533,19 +509,17 @@ static char *link_build_options(const char *compile, const char *link)
 }
 
 /* Checks the input programs of clLinkProgram. */
-static cl_int check_link_inputs(cl_context ctx, cl_uint n, const cl_program *progs)
-{
+static cl_int check_link_inputs(cl_context ctx, cl_uint n, const cl_program *progs) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(n > 0 && progs, CL_INVALID_VALUE, "num_input_programs is 0 or input_programs is NULL");
   for (cl_uint i = 0; i < n; i++)
-    SG_CHECK(sg_valid(progs[i], SG_KIND_PROGRAM) && progs[i]->context == ctx,
-             CL_INVALID_PROGRAM, "input_programs[%u] is not a valid program of the context", i);
+    SG_CHECK(sg_valid(progs[i], SG_KIND_PROGRAM) && progs[i]->context == ctx, CL_INVALID_PROGRAM,
+             "input_programs[%u] is not a valid program of the context", i);
 fail:
   return err;
 }
 
-static cl_int check_linkable(cl_uint n, const cl_program *progs)
-{
+static cl_int check_linkable(cl_uint n, const cl_program *progs) {
   cl_int err = CL_SUCCESS;
   for (cl_uint i = 0; i < n; i++) {
     pthread_mutex_lock(&progs[i]->lock);
@@ -562,8 +536,7 @@ fail:
 
 /* Makes out a copy of what in holds as a compiled object: source, compile
  * options and headers (a library is kept the same way). */
-static cl_int copy_object(cl_program out, cl_program in)
-{
+static cl_int copy_object(cl_program out, cl_program in) {
   cl_int err = CL_SUCCESS;
   pthread_mutex_lock(&in->lock);
   out->source = dup_str(in->source);
@@ -588,8 +561,7 @@ fail:
  * machine code, which the compiler does not do yet: that link fails with a
  * log that says so. */
 static cl_int link_into(cl_program p, cl_uint n, const cl_program *inputs, const char *options,
-                        bool library)
-{
+                        bool library) {
   cl_int err = CL_SUCCESS;
   if (n > 1) {
     end_build(p, false, options,
@@ -606,8 +578,8 @@ static cl_int link_into(cl_program p, cl_uint n, const cl_program *inputs, const
   }
   char *opts = link_build_options(p->compile_options, options);
   SG_CHECK(opts, CL_OUT_OF_HOST_MEMORY, "no memory");
-  err = build_executable(p, p->source, opts, p->headers, p->num_headers,
-                         CL_INVALID_LINKER_OPTIONS, CL_LINK_PROGRAM_FAILURE);
+  err = build_executable(p, p->source, opts, p->headers, p->num_headers, CL_INVALID_LINKER_OPTIONS,
+                         CL_LINK_PROGRAM_FAILURE);
   free(opts);
   /* The program reports the options it was linked with. */
   pthread_mutex_lock(&p->lock);
@@ -618,11 +590,12 @@ fail:
   return err;
 }
 
-CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(
-    cl_context context, cl_uint num_devices, const cl_device_id *device_list,
-    const char *options, cl_uint num_input_programs, const cl_program *input_programs,
-    void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data, cl_int *errcode_ret)
-{
+CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices,
+                                                  const cl_device_id *device_list,
+                                                  const char *options, cl_uint num_input_programs,
+                                                  const cl_program *input_programs,
+                                                  void(CL_CALLBACK *pfn_notify)(cl_program, void *),
+                                                  void *user_data, cl_int *errcode_ret) {
   cl_int err = CL_SUCCESS;
   cl_program p = NULL;
   bool library = false;
@@ -657,8 +630,7 @@ fail:
 /* ---- Queries ----------------------------------------------------------- */
 
 /* "a;b;c": the kernel names, in the binary's order. */
-static char *kernel_names(const struct sg_program_image *img)
-{
+static char *kernel_names(const struct sg_program_image *img) {
   size_t n = 1;
   for (uint32_t i = 0; i < img->num_kernels; i++)
     n += strlen(img->kernels[i].name) + 1;
@@ -674,8 +646,7 @@ static char *kernel_names(const struct sg_program_image *img)
 /* CL_PROGRAM_BINARIES: param_value is an array of one pointer per device,
  * each NULL (skip) or pointing to BINARY_SIZES bytes the caller allocated. */
 static cl_int copy_binaries(cl_program p, size_t param_value_size, void *param_value,
-                            size_t *param_value_size_ret)
-{
+                            size_t *param_value_size_ret) {
   cl_int err = CL_SUCCESS;
   if (param_value_size_ret)
     *param_value_size_ret = sizeof(unsigned char *);
@@ -691,18 +662,13 @@ fail:
 }
 
 static cl_int program_info(cl_program p, cl_program_info name, size_t param_value_size,
-                           void *param_value, size_t *param_value_size_ret)
-{
+                           void *param_value, size_t *param_value_size_ret) {
   cl_int err = CL_SUCCESS;
   switch (name) {
-  case CL_PROGRAM_REFERENCE_COUNT:
-    SG_INFO_VAL(cl_uint, atomic_load(&p->obj.refcount));
-  case CL_PROGRAM_CONTEXT:
-    SG_INFO_VAL(cl_context, p->context);
-  case CL_PROGRAM_NUM_DEVICES:
-    SG_INFO_VAL(cl_uint, 1);
-  case CL_PROGRAM_DEVICES:
-    SG_INFO_VAL(cl_device_id, p->context->device);
+  case CL_PROGRAM_REFERENCE_COUNT: SG_INFO_VAL(cl_uint, atomic_load(&p->obj.refcount));
+  case CL_PROGRAM_CONTEXT: SG_INFO_VAL(cl_context, p->context);
+  case CL_PROGRAM_NUM_DEVICES: SG_INFO_VAL(cl_uint, 1);
+  case CL_PROGRAM_DEVICES: SG_INFO_VAL(cl_device_id, p->context->device);
   case CL_PROGRAM_SOURCE:
     return sg_info_str(param_value_size, param_value, param_value_size_ret,
                        p->origin == SG_PROGRAM_SOURCE ? p->source : "");
@@ -730,8 +696,7 @@ static cl_int program_info(cl_program p, cl_program_info name, size_t param_valu
   case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT:
     SG_CHECK(executable(p), CL_INVALID_PROGRAM_EXECUTABLE, "the program is not built");
     SG_INFO_VAL(cl_bool, CL_FALSE); /* OpenCL C has no global constructors */
-  default:
-    SG_CHECK(false, CL_INVALID_VALUE, "unknown param_name 0x%x", name);
+  default: SG_CHECK(false, CL_INVALID_VALUE, "unknown param_name 0x%x", name);
   }
 fail:
   return err;
@@ -739,8 +704,7 @@ fail:
 
 CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param_name,
                                                  size_t param_value_size, void *param_value,
-                                                 size_t *param_value_size_ret)
-{
+                                                 size_t *param_value_size_ret) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(program, SG_KIND_PROGRAM), CL_INVALID_PROGRAM, "program is not valid");
   pthread_mutex_lock(&program->lock);
@@ -751,24 +715,19 @@ fail:
 }
 
 static cl_int build_info(cl_program p, cl_program_build_info name, size_t param_value_size,
-                         void *param_value, size_t *param_value_size_ret)
-{
+                         void *param_value, size_t *param_value_size_ret) {
   cl_int err = CL_SUCCESS;
   switch (name) {
-  case CL_PROGRAM_BUILD_STATUS:
-    SG_INFO_VAL(cl_build_status, p->build_status);
+  case CL_PROGRAM_BUILD_STATUS: SG_INFO_VAL(cl_build_status, p->build_status);
   case CL_PROGRAM_BUILD_OPTIONS:
     return sg_info_str(param_value_size, param_value, param_value_size_ret,
                        p->options ? p->options : "");
   case CL_PROGRAM_BUILD_LOG:
-    return sg_info_str(param_value_size, param_value, param_value_size_ret,
-                       p->log ? p->log : "");
-  case CL_PROGRAM_BINARY_TYPE:
-    SG_INFO_VAL(cl_program_binary_type, p->binary_type);
+    return sg_info_str(param_value_size, param_value, param_value_size_ret, p->log ? p->log : "");
+  case CL_PROGRAM_BINARY_TYPE: SG_INFO_VAL(cl_program_binary_type, p->binary_type);
   case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE:
     SG_INFO_VAL(size_t, executable(p) ? p->image->rw_size : 0);
-  default:
-    SG_CHECK(false, CL_INVALID_VALUE, "unknown param_name 0x%x", name);
+  default: SG_CHECK(false, CL_INVALID_VALUE, "unknown param_name 0x%x", name);
   }
 fail:
   return err;
@@ -777,8 +736,7 @@ fail:
 CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_device_id device,
                                                       cl_program_build_info param_name,
                                                       size_t param_value_size, void *param_value,
-                                                      size_t *param_value_size_ret)
-{
+                                                      size_t *param_value_size_ret) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(program, SG_KIND_PROGRAM), CL_INVALID_PROGRAM, "program is not valid");
   SG_CHECK(sg_valid(device, SG_KIND_DEVICE) && device == program->context->device,
@@ -790,8 +748,7 @@ fail:
   return err;
 }
 
-const struct sg_program_image *sg_program_attach_kernel(cl_program p)
-{
+const struct sg_program_image *sg_program_attach_kernel(cl_program p) {
   pthread_mutex_lock(&p->lock);
   const struct sg_program_image *img = executable(p) ? p->image : NULL;
   if (img)

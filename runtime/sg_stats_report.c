@@ -13,14 +13,12 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static const char *target; /* NULL: statistics off */
 
-static void read_env(void)
-{
+static void read_env(void) {
   const char *v = getenv("SOFTGPU_STATS");
   target = v && v[0] && strcmp(v, "0") != 0 ? v : NULL;
 }
 
-static const char *status_name(enum sg_status st)
-{
+static const char *status_name(enum sg_status st) {
   switch (st) {
   case SG_OK: return "ok";
   case SG_EFAULT: return "fault";
@@ -32,8 +30,7 @@ static const char *status_name(enum sg_status st)
 
 /* Kernel names are C identifiers, but a binary may carry anything: keep the
  * line valid JSON. */
-static void put_json_string(FILE *f, const char *s)
-{
+static void put_json_string(FILE *f, const char *s) {
   fputc('"', f);
   for (; *s; s++) {
     unsigned char ch = (unsigned char)*s;
@@ -47,8 +44,7 @@ static void put_json_string(FILE *f, const char *s)
   fputc('"', f);
 }
 
-static void put_triple(FILE *f, const char *key, const uint64_t v[3], uint32_t dim)
-{
+static void put_triple(FILE *f, const char *key, const uint64_t v[3], uint32_t dim) {
   fprintf(f, ",\"%s\":[", key);
   for (uint32_t d = 0; d < dim; d++)
     fprintf(f, "%s%llu", d ? "," : "", (unsigned long long)v[d]);
@@ -56,8 +52,7 @@ static void put_triple(FILE *f, const char *key, const uint64_t v[3], uint32_t d
 }
 
 static void put_line(FILE *f, const char *kernel, const struct sg_ndrange *nd,
-                     const struct sg_stats *s, cl_ulong host_ns, enum sg_status st)
-{
+                     const struct sg_stats *s, cl_ulong host_ns, enum sg_status st) {
   uint64_t grid[3];
   sg_ndrange_grid(nd, grid);
   fputs("{\"kernel\":", f);
@@ -80,9 +75,8 @@ static void put_line(FILE *f, const char *kernel, const struct sg_ndrange *nd,
           (unsigned long long)s->barriers, (unsigned long long)host_ns);
 }
 
-void sg_stats_report(const char *kernel, const struct sg_ndrange *nd,
-                     const struct sg_stats *stats, cl_ulong host_ns, enum sg_status status)
-{
+void sg_stats_report(const char *kernel, const struct sg_ndrange *nd, const struct sg_stats *stats,
+                     cl_ulong host_ns, enum sg_status status) {
   pthread_once(&once, read_env);
   if (!target)
     return;

@@ -51,13 +51,11 @@ static const char *src20 =
     "  out[3 * g + 2] = get_num_groups(0);\n"
     "}\n";
 
-static cl_program program(struct fx *f, const char *options)
-{
+static cl_program program(struct fx *f, const char *options) {
   return fx_build(f, src, options);
 }
 
-static void test_errors(void **state)
-{
+static void test_errors(void **state) {
   struct fx *f = *state;
   cl_program p = program(f, NULL);
   cl_kernel k = fx_kernel(p, "fill");
@@ -114,8 +112,9 @@ static void test_errors(void **state)
 
   /* More __local memory than the device has. */
   cl_ulong dev_local;
-  assert_int_equal(clGetDeviceInfo(f->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof dev_local,
-                                   &dev_local, NULL), CL_SUCCESS);
+  assert_int_equal(
+      clGetDeviceInfo(f->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof dev_local, &dev_local, NULL),
+      CL_SUCCESS);
   cl_kernel bl = fx_kernel(p, "big_local");
   fx_arg(bl, 0, dev_local + 4, NULL);
   fx_arg(bl, 1, sizeof m, &m);
@@ -137,9 +136,8 @@ static void test_errors(void **state)
 
 /* Runs ids over global (with offset and local, either may be NULL) and
  * checks every element against the host's ids. */
-static void check_ids(struct fx *f, cl_kernel k, cl_uint dim, const size_t *off,
-                      const size_t *gws, const size_t *lws)
-{
+static void check_ids(struct fx *f, cl_kernel k, cl_uint dim, const size_t *off, const size_t *gws,
+                      const size_t *lws) {
   size_t g[3] = {1, 1, 1}, o[3] = {0, 0, 0}, n = 1;
   for (cl_uint d = 0; d < dim; d++) {
     g[d] = gws[d];
@@ -166,8 +164,7 @@ static void check_ids(struct fx *f, cl_kernel k, cl_uint dim, const size_t *off,
   clReleaseMemObject(mg);
 }
 
-static void test_ndrange_dims(void **state)
-{
+static void test_ndrange_dims(void **state) {
   struct fx *f = *state;
   cl_program p = program(f, NULL);
   cl_kernel k = fx_kernel(p, "ids");
@@ -185,8 +182,7 @@ static void test_ndrange_dims(void **state)
 }
 
 /* NULL local and prime global sizes: every work-item runs exactly once. */
-static void test_null_local_prime(void **state)
-{
+static void test_null_local_prime(void **state) {
   struct fx *f = *state;
   cl_program p = program(f, NULL);
   const size_t shapes[][2] = {{1009, 1}, {37, 41}, {1, 1}, {4099, 3}};
@@ -217,8 +213,7 @@ static void test_null_local_prime(void **state)
     k = fx_kernel(p, "count_local");
     fx_arg(k, 0, sizeof mh, &mh);
     fx_arg(k, 1, sizeof mb, &mb);
-    assert_int_equal(clEnqueueNDRangeKernel(f->q, k, 1, NULL, &g, NULL, 0, NULL, NULL),
-                     CL_SUCCESS);
+    assert_int_equal(clEnqueueNDRangeKernel(f->q, k, 1, NULL, &g, NULL, 0, NULL, NULL), CL_SUCCESS);
     fx_read(f, mh, g * sizeof(int), hits);
     fx_read(f, mb, sizeof bad, &bad);
     for (size_t i = 0; i < g; i++)
@@ -234,8 +229,7 @@ static void test_null_local_prime(void **state)
 }
 
 /* OpenCL C 2.0: the last group is partial. */
-static void test_partial_groups(void **state)
-{
+static void test_partial_groups(void **state) {
   struct fx *f = *state;
   cl_program p = fx_build(f, src20, "-cl-std=CL2.0");
   cl_kernel k = fx_kernel(p, "sizes");
@@ -282,8 +276,7 @@ static void test_partial_groups(void **state)
   clReleaseMemObject(m);
 }
 
-static void test_task_and_empty(void **state)
-{
+static void test_task_and_empty(void **state) {
   struct fx *f = *state;
   cl_program p = program(f, NULL);
   cl_kernel k = fx_kernel(p, "task");
@@ -310,8 +303,9 @@ static void test_task_and_empty(void **state)
   fx_arg(fill, 1, sizeof v, &v);
   assert_int_equal(clEnqueueNDRangeKernel(f->q, fill, 2, NULL, g, NULL, 0, NULL, &ev), CL_SUCCESS);
   assert_int_equal(clWaitForEvents(1, &ev), CL_SUCCESS);
-  assert_int_equal(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
-                                  NULL), CL_SUCCESS);
+  assert_int_equal(
+      clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL),
+      CL_SUCCESS);
   assert_int_equal(status, CL_COMPLETE);
   clReleaseEvent(ev);
   fx_read(f, m, sizeof out, out);
@@ -323,8 +317,7 @@ static void test_task_and_empty(void **state)
 }
 
 /* clSetKernelArg after the enqueue does not change what the launch sees. */
-static void test_arg_snapshot(void **state)
-{
+static void test_arg_snapshot(void **state) {
   struct fx *f = *state;
   cl_int err;
   cl_program p = program(f, NULL);
@@ -357,8 +350,7 @@ static void test_arg_snapshot(void **state)
 
 /* A null store faults: the event fails, the process and other buffers are
  * fine, and the queue keeps working. */
-static void test_fault(void **state)
-{
+static void test_fault(void **state) {
   struct fx *f = *state;
   cl_program p = program(f, NULL);
   cl_kernel k = fx_kernel(p, "null_store");
@@ -373,8 +365,9 @@ static void test_fault(void **state)
   fx_arg(k, 1, sizeof mo, &mo);
   assert_int_equal(clEnqueueNDRangeKernel(f->q, k, 1, NULL, &g, NULL, 0, NULL, &ev), CL_SUCCESS);
   clWaitForEvents(1, &ev);
-  assert_int_equal(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
-                                  NULL), CL_SUCCESS);
+  assert_int_equal(
+      clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL),
+      CL_SUCCESS);
   assert_true(status < 0);
   clReleaseEvent(ev);
   memset(other, 0, sizeof other);
@@ -388,8 +381,7 @@ static void test_fault(void **state)
 
 /* SOFTGPU_STATS (set in main before the first launch) got one JSON line per
  * launch with every field. */
-static void test_stats(void **state)
-{
+static void test_stats(void **state) {
   struct fx *f = *state;
   cl_program p = program(f, NULL);
   cl_kernel k = fx_kernel(p, "fill");
@@ -408,9 +400,9 @@ static void test_stats(void **state)
       strcpy(last, line);
   fclose(in);
   static const char *fields[] = {
-      "\"global_size\":[200]", "\"local_size\":[8]", "\"ctas\":25,", "\"warps\":25,",
-      "\"warp_insns\":", "\"thread_insns\":", "\"simd_efficiency\":", "\"branches\":",
-      "\"divergent_branches\":", "\"barriers\":", "\"host_time_ns\":", "\"status\":\"ok\""};
+      "\"global_size\":[200]",   "\"local_size\":[8]", "\"ctas\":25,",         "\"warps\":25,",
+      "\"warp_insns\":",         "\"thread_insns\":",  "\"simd_efficiency\":", "\"branches\":",
+      "\"divergent_branches\":", "\"barriers\":",      "\"host_time_ns\":",    "\"status\":\"ok\""};
   for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
     if (!strstr(last, fields[i]))
       fprintf(stderr, "missing %s in: %s\n", fields[i], last);
@@ -422,8 +414,7 @@ static void test_stats(void **state)
   clReleaseProgram(p);
 }
 
-int main(void)
-{
+int main(void) {
   snprintf(stats_path, sizeof stats_path, "/tmp/sg_test_stats_%ld.jsonl", (long)getpid());
   setenv("SOFTGPU_STATS", stats_path, 1);
   const struct CMUnitTest tests[] = {

@@ -12,7 +12,8 @@ static const char *src =
     "  barrier(CLK_LOCAL_MEM_FENCE);\n"
     "  if (get_global_id(0) != 0) return;\n"
     "  out[0] = s.a; out[1] = (long)(s.b * 4); out[2] = s.c; out[3] = s.d;\n"
-    "  out[4] = c; out[5] = h; out[6] = l; out[7] = (long)(v.x + v.y * 10 + v.z * 100 + v.w * 1000);\n"
+    "  out[4] = c; out[5] = h; out[6] = l; out[7] = (long)(v.x + v.y * 10 + v.z * 100 + v.w * "
+    "1000);\n"
     "  out[8] = (long)(d * 8); out[9] = t.x + t.y * 10 + t.z * 100; out[10] = scratch[0];\n"
     "}\n"
     "__kernel __attribute__((reqd_work_group_size(8, 4, 1)))\n"
@@ -29,8 +30,7 @@ typedef struct {
   cl_long d;
 } pod;
 
-static void test_create(void **state)
-{
+static void test_create(void **state) {
   struct fx *f = *state;
   cl_int err;
   cl_program p = clCreateProgramWithSource(f->ctx, 1, &src, NULL, &err);
@@ -67,8 +67,7 @@ static void test_create(void **state)
   assert_int_equal(clReleaseKernel(NULL), CL_INVALID_KERNEL);
 }
 
-static void test_kernel_info(void **state)
-{
+static void test_kernel_info(void **state) {
   struct fx *f = *state;
   cl_program p = fx_build(f, src, NULL);
   cl_kernel k = fx_kernel(p, "every");
@@ -99,8 +98,7 @@ static void test_kernel_info(void **state)
   clReleaseProgram(p);
 }
 
-static void test_set_arg_errors(void **state)
-{
+static void test_set_arg_errors(void **state) {
   struct fx *f = *state;
   cl_program p = fx_build(f, src, NULL);
   cl_kernel k = fx_kernel(p, "every");
@@ -134,8 +132,7 @@ static void test_set_arg_errors(void **state)
 }
 
 /* Every kind of argument reaches the kernel intact. */
-static void test_every_arg_kind(void **state)
-{
+static void test_every_arg_kind(void **state) {
   struct fx *f = *state;
   cl_program p = fx_build(f, src, NULL);
   cl_kernel k = fx_kernel(p, "every");
@@ -189,8 +186,7 @@ static void test_every_arg_kind(void **state)
   clReleaseProgram(p);
 }
 
-static void test_arg_info(void **state)
-{
+static void test_arg_info(void **state) {
   struct fx *f = *state;
   for (int with = 0; with < 2; with++) {
     cl_program p = fx_build(f, src, with ? "-cl-kernel-arg-info" : NULL);
@@ -199,11 +195,13 @@ static void test_arg_info(void **state)
     cl_kernel_arg_access_qualifier acc;
     cl_kernel_arg_type_qualifier tq;
     char name[64];
-    assert_int_equal(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq,
-                                        NULL), CL_SUCCESS);
+    assert_int_equal(
+        clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq, NULL),
+        CL_SUCCESS);
     assert_int_equal(aq, CL_KERNEL_ARG_ADDRESS_GLOBAL);
-    assert_int_equal(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_ACCESS_QUALIFIER, sizeof acc, &acc,
-                                        NULL), CL_SUCCESS);
+    assert_int_equal(
+        clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_ACCESS_QUALIFIER, sizeof acc, &acc, NULL),
+        CL_SUCCESS);
     assert_int_equal(acc, CL_KERNEL_ARG_ACCESS_NONE);
     assert_int_equal(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_TYPE_NAME, sizeof name, name, NULL),
                      CL_SUCCESS);
@@ -226,14 +224,17 @@ static void test_arg_info(void **state)
     assert_int_equal(clGetKernelArgInfo(k, 0, 0x7fff, sizeof name, name, NULL), CL_INVALID_VALUE);
     clReleaseKernel(k);
     k = fx_kernel(p, "every");
-    assert_int_equal(clGetKernelArgInfo(k, 1, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq,
-                                        NULL), CL_SUCCESS);
+    assert_int_equal(
+        clGetKernelArgInfo(k, 1, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq, NULL),
+        CL_SUCCESS);
     assert_int_equal(aq, CL_KERNEL_ARG_ADDRESS_CONSTANT);
-    assert_int_equal(clGetKernelArgInfo(k, 2, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq,
-                                        NULL), CL_SUCCESS);
+    assert_int_equal(
+        clGetKernelArgInfo(k, 2, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq, NULL),
+        CL_SUCCESS);
     assert_int_equal(aq, CL_KERNEL_ARG_ADDRESS_LOCAL);
-    assert_int_equal(clGetKernelArgInfo(k, 4, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq,
-                                        NULL), CL_SUCCESS);
+    assert_int_equal(
+        clGetKernelArgInfo(k, 4, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq, NULL),
+        CL_SUCCESS);
     assert_int_equal(aq, CL_KERNEL_ARG_ADDRESS_PRIVATE);
     assert_int_equal(clGetKernelArgInfo(k, 7, CL_KERNEL_ARG_TYPE_NAME, sizeof name, name, NULL),
                      CL_SUCCESS);
@@ -243,73 +244,81 @@ static void test_arg_info(void **state)
   }
 }
 
-static void test_work_group_info(void **state)
-{
+static void test_work_group_info(void **state) {
   struct fx *f = *state;
   cl_program p = fx_build(f, src, NULL);
   cl_kernel every = fx_kernel(p, "every"), fixed = fx_kernel(p, "fixed");
   size_t dev_max, wg, cwg[3], mult;
   cl_ulong local, local2, priv;
-  assert_int_equal(clGetDeviceInfo(f->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof dev_max,
-                                   &dev_max, NULL), CL_SUCCESS);
-  assert_int_equal(clGetKernelWorkGroupInfo(every, f->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                            sizeof wg, &wg, NULL), CL_SUCCESS);
+  assert_int_equal(
+      clGetDeviceInfo(f->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof dev_max, &dev_max, NULL),
+      CL_SUCCESS);
+  assert_int_equal(
+      clGetKernelWorkGroupInfo(every, f->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL),
+      CL_SUCCESS);
   assert_int_equal(wg, dev_max);
-  assert_int_equal(clGetKernelWorkGroupInfo(fixed, NULL, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg,
-                                            &wg, NULL), CL_SUCCESS);
+  assert_int_equal(
+      clGetKernelWorkGroupInfo(fixed, NULL, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL),
+      CL_SUCCESS);
   assert_int_equal(wg, 32);
   assert_int_equal(clGetKernelWorkGroupInfo(fixed, f->device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
-                                            sizeof cwg, cwg, NULL), CL_SUCCESS);
+                                            sizeof cwg, cwg, NULL),
+                   CL_SUCCESS);
   assert_true(cwg[0] == 8 && cwg[1] == 4 && cwg[2] == 1);
   assert_int_equal(clGetKernelWorkGroupInfo(every, f->device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
-                                            sizeof cwg, cwg, NULL), CL_SUCCESS);
+                                            sizeof cwg, cwg, NULL),
+                   CL_SUCCESS);
   assert_true(cwg[0] == 0 && cwg[1] == 0 && cwg[2] == 0);
   /* Static __local: the 64-int tile. */
   assert_int_equal(clGetKernelWorkGroupInfo(fixed, f->device, CL_KERNEL_LOCAL_MEM_SIZE,
-                                            sizeof local, &local, NULL), CL_SUCCESS);
+                                            sizeof local, &local, NULL),
+                   CL_SUCCESS);
   assert_true(local >= 64 * sizeof(cl_int));
   /* A __local argument adds exactly its size. */
   assert_int_equal(clGetKernelWorkGroupInfo(every, f->device, CL_KERNEL_LOCAL_MEM_SIZE,
-                                            sizeof local, &local, NULL), CL_SUCCESS);
+                                            sizeof local, &local, NULL),
+                   CL_SUCCESS);
   fx_arg(every, 2, 1000, NULL);
   assert_int_equal(clGetKernelWorkGroupInfo(every, f->device, CL_KERNEL_LOCAL_MEM_SIZE,
-                                            sizeof local2, &local2, NULL), CL_SUCCESS);
+                                            sizeof local2, &local2, NULL),
+                   CL_SUCCESS);
   assert_int_equal(local2, local + 1000);
   assert_int_equal(clGetKernelWorkGroupInfo(every, f->device,
                                             CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
-                                            sizeof mult, &mult, NULL), CL_SUCCESS);
+                                            sizeof mult, &mult, NULL),
+                   CL_SUCCESS);
   if (!getenv("SOFTGPU_CONFIG"))
     assert_int_equal(mult, 32); /* the default machine's warp size */
   assert_int_equal(clGetKernelWorkGroupInfo(every, f->device, CL_KERNEL_PRIVATE_MEM_SIZE,
-                                            sizeof priv, &priv, NULL), CL_SUCCESS);
+                                            sizeof priv, &priv, NULL),
+                   CL_SUCCESS);
   size_t gws[3];
-  assert_int_equal(clGetKernelWorkGroupInfo(every, f->device, CL_KERNEL_GLOBAL_WORK_SIZE,
-                                            sizeof gws, gws, NULL), CL_INVALID_VALUE);
-  assert_int_equal(clGetKernelWorkGroupInfo(every, (cl_device_id)f->ctx,
-                                            CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL),
+  assert_int_equal(
+      clGetKernelWorkGroupInfo(every, f->device, CL_KERNEL_GLOBAL_WORK_SIZE, sizeof gws, gws, NULL),
+      CL_INVALID_VALUE);
+  assert_int_equal(clGetKernelWorkGroupInfo(every, (cl_device_id)f->ctx, CL_KERNEL_WORK_GROUP_SIZE,
+                                            sizeof wg, &wg, NULL),
                    CL_INVALID_DEVICE);
-  assert_int_equal(clGetKernelWorkGroupInfo(NULL, f->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                            sizeof wg, &wg, NULL), CL_INVALID_KERNEL);
+  assert_int_equal(
+      clGetKernelWorkGroupInfo(NULL, f->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL),
+      CL_INVALID_KERNEL);
   assert_int_equal(clGetKernelWorkGroupInfo(every, f->device, 0x7fff, sizeof wg, &wg, NULL),
                    CL_INVALID_VALUE);
   size_t sub;
-  assert_int_equal(clGetKernelSubGroupInfo(every, f->device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
-                                           sizeof wg, &wg, sizeof sub, &sub, NULL),
+  assert_int_equal(clGetKernelSubGroupInfo(every, f->device,
+                                           CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof wg, &wg,
+                                           sizeof sub, &sub, NULL),
                    CL_INVALID_OPERATION);
   clReleaseKernel(every);
   clReleaseKernel(fixed);
   clReleaseProgram(p);
 }
 
-int main(void)
-{
+int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_create),
-      cmocka_unit_test(test_kernel_info),
-      cmocka_unit_test(test_set_arg_errors),
-      cmocka_unit_test(test_every_arg_kind),
-      cmocka_unit_test(test_arg_info),
-      cmocka_unit_test(test_work_group_info),
+      cmocka_unit_test(test_create),         cmocka_unit_test(test_kernel_info),
+      cmocka_unit_test(test_set_arg_errors), cmocka_unit_test(test_every_arg_kind),
+      cmocka_unit_test(test_arg_info),       cmocka_unit_test(test_work_group_info),
   };
   return cmocka_run_group_tests(tests, fx_setup, fx_teardown);
 }

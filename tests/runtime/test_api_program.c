@@ -8,8 +8,7 @@ static const char *two_kernels =
     "__kernel void twice(__global int *a) { size_t i = get_global_id(0); a[i] = 2 * a[i]; }\n"
     "__kernel void plus(__global int *a, int v) { a[get_global_id(0)] += v; }\n";
 
-static void test_create_with_source(void **state)
-{
+static void test_create_with_source(void **state) {
   struct fx *f = *state;
   cl_int err;
   const char *parts[] = {"__kernel void k(__global int *a)XXXX", " { a[0] = 1; }"};
@@ -34,8 +33,7 @@ static void test_create_with_source(void **state)
   assert_int_equal(err, CL_INVALID_CONTEXT);
 }
 
-static void test_build_and_info(void **state)
-{
+static void test_build_and_info(void **state) {
   struct fx *f = *state;
   cl_int err;
   cl_program p = clCreateProgramWithSource(f->ctx, 1, &two_kernels, NULL, &err);
@@ -47,8 +45,9 @@ static void test_build_and_info(void **state)
                    CL_INVALID_PROGRAM_EXECUTABLE);
   assert_int_equal(clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, NULL),
                    CL_INVALID_PROGRAM_EXECUTABLE);
-  assert_int_equal(clGetProgramBuildInfo(p, f->device, CL_PROGRAM_BUILD_STATUS, sizeof st, &st,
-                                         NULL), CL_SUCCESS);
+  assert_int_equal(
+      clGetProgramBuildInfo(p, f->device, CL_PROGRAM_BUILD_STATUS, sizeof st, &st, NULL),
+      CL_SUCCESS);
   assert_int_equal(st, CL_BUILD_NONE);
 
   assert_int_equal(clBuildProgram(p, 1, &f->device, "-DUNUSED=1", NULL, NULL), CL_SUCCESS);
@@ -58,15 +57,18 @@ static void test_build_and_info(void **state)
                    CL_SUCCESS);
   assert_true(strcmp(names, "twice;plus") == 0 || strcmp(names, "plus;twice") == 0);
   assert_int_equal(clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, 3, names, NULL), CL_INVALID_VALUE);
-  assert_int_equal(clGetProgramBuildInfo(p, f->device, CL_PROGRAM_BUILD_STATUS, sizeof st, &st,
-                                         NULL), CL_SUCCESS);
+  assert_int_equal(
+      clGetProgramBuildInfo(p, f->device, CL_PROGRAM_BUILD_STATUS, sizeof st, &st, NULL),
+      CL_SUCCESS);
   assert_int_equal(st, CL_BUILD_SUCCESS);
-  assert_int_equal(clGetProgramBuildInfo(p, f->device, CL_PROGRAM_BINARY_TYPE, sizeof bt, &bt,
-                                         NULL), CL_SUCCESS);
+  assert_int_equal(
+      clGetProgramBuildInfo(p, f->device, CL_PROGRAM_BINARY_TYPE, sizeof bt, &bt, NULL),
+      CL_SUCCESS);
   assert_int_equal(bt, CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
   char opts[64];
-  assert_int_equal(clGetProgramBuildInfo(p, f->device, CL_PROGRAM_BUILD_OPTIONS, sizeof opts,
-                                         opts, NULL), CL_SUCCESS);
+  assert_int_equal(
+      clGetProgramBuildInfo(p, f->device, CL_PROGRAM_BUILD_OPTIONS, sizeof opts, opts, NULL),
+      CL_SUCCESS);
   assert_string_equal(opts, "-DUNUSED=1");
 
   cl_uint u;
@@ -88,14 +90,16 @@ static void test_build_and_info(void **state)
   assert_int_equal(clGetProgramInfo(p, CL_PROGRAM_IL, 0, NULL, &il_size), CL_SUCCESS);
   assert_int_equal(il_size, 0);
   cl_bool ctors = CL_TRUE;
-  assert_int_equal(clGetProgramInfo(p, CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT, sizeof ctors,
-                                    &ctors, NULL), CL_SUCCESS);
+  assert_int_equal(
+      clGetProgramInfo(p, CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT, sizeof ctors, &ctors, NULL),
+      CL_SUCCESS);
   assert_int_equal(ctors, CL_FALSE);
   assert_int_equal(clGetProgramInfo(p, 0x7fff, sizeof u, &u, NULL), CL_INVALID_VALUE);
-  assert_int_equal(clGetProgramInfo((cl_program)f->ctx, CL_PROGRAM_NUM_DEVICES, sizeof u, &u,
-                                    NULL), CL_INVALID_PROGRAM);
-  assert_int_equal(clGetProgramBuildInfo(p, (cl_device_id)f->ctx, CL_PROGRAM_BUILD_STATUS,
-                                         sizeof st, &st, NULL), CL_INVALID_DEVICE);
+  assert_int_equal(clGetProgramInfo((cl_program)f->ctx, CL_PROGRAM_NUM_DEVICES, sizeof u, &u, NULL),
+                   CL_INVALID_PROGRAM);
+  assert_int_equal(
+      clGetProgramBuildInfo(p, (cl_device_id)f->ctx, CL_PROGRAM_BUILD_STATUS, sizeof st, &st, NULL),
+      CL_INVALID_DEVICE);
   assert_int_equal(clGetProgramBuildInfo(p, f->device, 0x7fff, sizeof st, &st, NULL),
                    CL_INVALID_VALUE);
   clReleaseProgram(p);
@@ -104,8 +108,7 @@ static void test_build_and_info(void **state)
 }
 
 /* True when log holds "<line>:<column>" right after a ':' (file:line:col). */
-static int log_has_position(const char *log, int line)
-{
+static int log_has_position(const char *log, int line) {
   char pat[32];
   snprintf(pat, sizeof pat, ":%d:", line);
   for (const char *s = strstr(log, pat); s; s = strstr(s + 1, pat))
@@ -115,15 +118,13 @@ static int log_has_position(const char *log, int line)
 }
 
 static int notified;
-static void CL_CALLBACK on_built(cl_program p, void *user)
-{
+static void CL_CALLBACK on_built(cl_program p, void *user) {
   cl_build_status st = CL_BUILD_IN_PROGRESS;
   clGetProgramBuildInfo(p, *(cl_device_id *)user, CL_PROGRAM_BUILD_STATUS, sizeof st, &st, NULL);
   notified = st == CL_BUILD_ERROR ? 2 : 1;
 }
 
-static void test_build_failure(void **state)
-{
+static void test_build_failure(void **state) {
   struct fx *f = *state;
   cl_int err;
   const char *bad = "__kernel void k(__global int *a)\n{\n  a[0] = undeclared_name;\n}\n";
@@ -133,8 +134,9 @@ static void test_build_failure(void **state)
                    CL_BUILD_PROGRAM_FAILURE);
   assert_int_equal(notified, 2);
   cl_build_status st;
-  assert_int_equal(clGetProgramBuildInfo(p, f->device, CL_PROGRAM_BUILD_STATUS, sizeof st, &st,
-                                         NULL), CL_SUCCESS);
+  assert_int_equal(
+      clGetProgramBuildInfo(p, f->device, CL_PROGRAM_BUILD_STATUS, sizeof st, &st, NULL),
+      CL_SUCCESS);
   assert_int_equal(st, CL_BUILD_ERROR);
   size_t n = 0;
   assert_int_equal(clGetProgramBuildInfo(p, f->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n),
@@ -155,8 +157,7 @@ static void test_build_failure(void **state)
   clReleaseProgram(p);
 }
 
-static void test_build_arguments(void **state)
-{
+static void test_build_arguments(void **state) {
   struct fx *f = *state;
   cl_int err;
   cl_program p = clCreateProgramWithSource(f->ctx, 1, &two_kernels, NULL, &err);
@@ -180,8 +181,7 @@ static void test_build_arguments(void **state)
 }
 
 /* Runs twice() over 1..n and checks a[i] == 2 * (i + 1). */
-static void run_twice(struct fx *f, cl_program p)
-{
+static void run_twice(struct fx *f, cl_program p) {
   enum { N = 100 };
   int a[N];
   for (int i = 0; i < N; i++)
@@ -198,8 +198,7 @@ static void run_twice(struct fx *f, cl_program p)
   clReleaseMemObject(m);
 }
 
-static unsigned char *get_binary(struct fx *f, cl_program p, size_t *size)
-{
+static unsigned char *get_binary(struct fx *f, cl_program p, size_t *size) {
   (void)f;
   assert_int_equal(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof *size, size, NULL),
                    CL_SUCCESS);
@@ -212,8 +211,7 @@ static unsigned char *get_binary(struct fx *f, cl_program p, size_t *size)
   return bin;
 }
 
-static void test_binary_round_trip(void **state)
-{
+static void test_binary_round_trip(void **state) {
   struct fx *f = *state;
   cl_int err, status = 1;
   cl_program src = fx_build(f, two_kernels, NULL);
@@ -254,8 +252,7 @@ static void test_binary_round_trip(void **state)
   const unsigned char *bad[3] = {junk, bin, corrupt};
   for (int i = 0; i < 3; i++) {
     status = 1;
-    assert_null(clCreateProgramWithBinary(f->ctx, 1, &f->device, &lens[i], &bad[i], &status,
-                                          &err));
+    assert_null(clCreateProgramWithBinary(f->ctx, 1, &f->device, &lens[i], &bad[i], &status, &err));
     assert_int_equal(err, CL_INVALID_BINARY);
     assert_int_equal(status, CL_INVALID_BINARY);
   }
@@ -277,8 +274,7 @@ static void test_binary_round_trip(void **state)
   clReleaseProgram(src);
 }
 
-static void test_unsupported_creation(void **state)
-{
+static void test_unsupported_creation(void **state) {
   struct fx *f = *state;
   cl_int err;
   static const unsigned char spirv[20] = {0x03, 0x02, 0x23, 0x07};
@@ -301,8 +297,7 @@ static void test_unsupported_creation(void **state)
   clReleaseProgram(p);
 }
 
-static void test_compile_and_link(void **state)
-{
+static void test_compile_and_link(void **state) {
   struct fx *f = *state;
   cl_int err;
   const char *hdr = "#define SCALE 3\n";
@@ -316,15 +311,15 @@ static void test_compile_and_link(void **state)
   /* Linking needs a compiled object. */
   assert_null(clLinkProgram(f->ctx, 0, NULL, NULL, 1, objs, NULL, NULL, &err));
   assert_int_equal(err, CL_INVALID_OPERATION);
-  assert_int_equal(clCompileProgram(obj, 0, NULL, NULL, 1, &h, NULL, NULL, NULL),
-                   CL_INVALID_VALUE);
+  assert_int_equal(clCompileProgram(obj, 0, NULL, NULL, 1, &h, NULL, NULL, NULL), CL_INVALID_VALUE);
   /* Without the header the include fails: a compile failure with a log. */
   assert_int_equal(clCompileProgram(obj, 0, NULL, NULL, 0, NULL, NULL, NULL, NULL),
                    CL_COMPILE_PROGRAM_FAILURE);
   assert_int_equal(clCompileProgram(obj, 0, NULL, NULL, 1, &h, names, NULL, NULL), CL_SUCCESS);
   cl_program_binary_type bt;
-  assert_int_equal(clGetProgramBuildInfo(obj, f->device, CL_PROGRAM_BINARY_TYPE, sizeof bt, &bt,
-                                         NULL), CL_SUCCESS);
+  assert_int_equal(
+      clGetProgramBuildInfo(obj, f->device, CL_PROGRAM_BINARY_TYPE, sizeof bt, &bt, NULL),
+      CL_SUCCESS);
   assert_int_equal(bt, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
   cl_kernel k = clCreateKernel(obj, "twice", &err);
   assert_null(k);
@@ -340,8 +335,8 @@ static void test_compile_and_link(void **state)
   assert_int_equal(err, CL_INVALID_CONTEXT);
 
   /* One object links into an executable that runs. */
-  cl_program exe = clLinkProgram(f->ctx, 0, NULL, "-cl-fast-relaxed-math", 1, objs, NULL, NULL,
-                                 &err);
+  cl_program exe =
+      clLinkProgram(f->ctx, 0, NULL, "-cl-fast-relaxed-math", 1, objs, NULL, NULL, &err);
   assert_int_equal(err, CL_SUCCESS);
   run_twice(f, exe);
   assert_int_equal(clBuildProgram(exe, 0, NULL, NULL, NULL, NULL), CL_INVALID_OPERATION);
@@ -349,8 +344,9 @@ static void test_compile_and_link(void **state)
   /* Through a library too. */
   cl_program lib = clLinkProgram(f->ctx, 0, NULL, "-create-library", 1, objs, NULL, NULL, &err);
   assert_int_equal(err, CL_SUCCESS);
-  assert_int_equal(clGetProgramBuildInfo(lib, f->device, CL_PROGRAM_BINARY_TYPE, sizeof bt, &bt,
-                                         NULL), CL_SUCCESS);
+  assert_int_equal(
+      clGetProgramBuildInfo(lib, f->device, CL_PROGRAM_BINARY_TYPE, sizeof bt, &bt, NULL),
+      CL_SUCCESS);
   assert_int_equal(bt, CL_PROGRAM_BINARY_TYPE_LIBRARY);
   cl_program exe2 = clLinkProgram(f->ctx, 0, NULL, NULL, 1, &lib, NULL, NULL, &err);
   assert_int_equal(err, CL_SUCCESS);
@@ -361,8 +357,9 @@ static void test_compile_and_link(void **state)
   assert_int_equal(err, CL_LINK_PROGRAM_FAILURE);
   assert_non_null(multi);
   char log[512];
-  assert_int_equal(clGetProgramBuildInfo(multi, f->device, CL_PROGRAM_BUILD_LOG, sizeof log, log,
-                                         NULL), CL_SUCCESS);
+  assert_int_equal(
+      clGetProgramBuildInfo(multi, f->device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL),
+      CL_SUCCESS);
   assert_non_null(strstr(log, "separate compilation"));
   clReleaseProgram(multi);
   clReleaseProgram(exe2);
@@ -372,30 +369,26 @@ static void test_compile_and_link(void **state)
   clReleaseProgram(h);
 }
 
-static void test_global_variables(void **state)
-{
+static void test_global_variables(void **state) {
   struct fx *f = *state;
-  const char *src = "__global int table[64];\n"
-                    "__kernel void k(__global int *a) { table[a[0] & 63] += a[1]; a[2] = table[a[3] & 63]; }\n";
+  const char *src =
+      "__global int table[64];\n"
+      "__kernel void k(__global int *a) { table[a[0] & 63] += a[1]; a[2] = table[a[3] & 63]; }\n";
   cl_program p = fx_build(f, src, "-cl-std=CL2.0");
   size_t total = 0;
   assert_int_equal(clGetProgramBuildInfo(p, f->device, CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE,
-                                         sizeof total, &total, NULL), CL_SUCCESS);
+                                         sizeof total, &total, NULL),
+                   CL_SUCCESS);
   assert_true(total >= 64 * sizeof(int));
   clReleaseProgram(p);
 }
 
-int main(void)
-{
+int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_create_with_source),
-      cmocka_unit_test(test_build_and_info),
-      cmocka_unit_test(test_build_failure),
-      cmocka_unit_test(test_build_arguments),
-      cmocka_unit_test(test_binary_round_trip),
-      cmocka_unit_test(test_unsupported_creation),
-      cmocka_unit_test(test_compile_and_link),
-      cmocka_unit_test(test_global_variables),
+      cmocka_unit_test(test_create_with_source), cmocka_unit_test(test_build_and_info),
+      cmocka_unit_test(test_build_failure),      cmocka_unit_test(test_build_arguments),
+      cmocka_unit_test(test_binary_round_trip),  cmocka_unit_test(test_unsupported_creation),
+      cmocka_unit_test(test_compile_and_link),   cmocka_unit_test(test_global_variables),
   };
   return cmocka_run_group_tests(tests, fx_setup, fx_teardown);
 }
