@@ -146,10 +146,11 @@ static inline struct machine *machine_new(unsigned nthreads, unsigned warp_size)
   struct machine *m = calloc(1, sizeof(*m));
   if (!m)
     abort();
-  m->regions[0] = (struct sg_region){RO_BASE, sizeof(m->ro), m->ro, SG_PERM_R, "constants"};
-  m->regions[1] = (struct sg_region){STACK_BASE, sizeof(m->stack), m->stack, SG_PERM_R | SG_PERM_W, "stack"};
-  m->regions[2] = (struct sg_region){DATA_BASE, DATA_SIZE, m->data, SG_PERM_R | SG_PERM_W, "buffer"};
-  m->map = (struct sg_memmap){m->regions, 3};
+  /* regions[0] is the code, filled in by machine_run */
+  m->regions[1] = (struct sg_region){RO_BASE, sizeof(m->ro), m->ro, SG_PERM_R, "constants"};
+  m->regions[2] = (struct sg_region){STACK_BASE, sizeof(m->stack), m->stack, SG_PERM_R | SG_PERM_W, "stack"};
+  m->regions[3] = (struct sg_region){DATA_BASE, DATA_SIZE, m->data, SG_PERM_R | SG_PERM_W, "buffer"};
+  m->map = (struct sg_memmap){m->regions, 4};
   struct sg_cta_desc *d = &m->cta;
   d->entry_pc = CODE_BASE;
   d->ntid[0] = nthreads, d->ntid[1] = d->ntid[2] = 1;
@@ -171,9 +172,7 @@ static inline enum sg_status machine_run(struct machine *m, struct prog *p, unsi
   struct sg_core *core;
   struct sg_code *code;
   prog_finish(p);
-  memmove(&m->regions[1], &m->regions[0], 3 * sizeof(m->regions[0]));
   m->regions[0] = (struct sg_region){CODE_BASE, 4 * p->n, (uint8_t *)p->w, SG_PERM_R | SG_PERM_X, "code"};
-  m->map.count = 4;
   if (sg_code_create(p->w, p->n, CODE_BASE, p->rc, p->nrc, &code) != SG_OK ||
       sg_core_create(&cfg, &core) != SG_OK)
     abort(); /* the test's own program or config is wrong */

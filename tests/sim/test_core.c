@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests of sim/ warp scheduling, barriers and faults (DESIGN.md section 4):
+ * values written before a barrier are seen after it by other warps, partial
+ * barriers and memory errors fault with the right pc, lane and address, the
+ * watchdog stops infinite loops, and AMOs from many lanes, warps and host
+ * threads are exact. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <pthread.h>
+
+#include "sg_test_prog.h"
+
+static void prologue(struct prog *p) {
+  emit(p, CSRR(S0, SG_CSR_TIDLIN));
+  emit(p, SLLI(T0, S0, 2));
+  emit(p, ADD(S1, A0, T0));
+}
+
+/* out[t] = t + 1; barrier; out[16 + t] = out[(t + 1) % 16] */
+static void test_barrier(void **state) {
+  (void)state;
+  struct machine *m = machine_new(16, 4);
+  struct prog p;
+  prog_init(&p);
+  prologue(&p);
+  emit(&p, ADDI(T1, S0, 1));
+  emit(&p, SW(T1, 0, S1));
+  emit(&p, SG_BARRIER(ZERO));
+  emit(&p, ADDI(T2, S0, 1));
+  emit(&p, ANDI(T2, T2, 15));
+  emit(&p, SLLI(T2, T2, 2));
+  emit(&p, ADD(T2, A0, T2));
+  emit(&p, LW(T3, 0, T2));
+  emit(&p, SW(T3, 64, S1));
+  emit(&p, SG_EXIT);
+  assert_int_equal(machine_run(m, &p, 4, 0), SG_OK);
+  for (unsigned t = 0; t < 16; t++)
+    assert_int_equal(data32(m, 16 + t), (t + 1) % 16 + 1);
+  assert_int_equal(m->stats.barriers, 1);
+  assert_int_equal(m->stats.warps, 4);
+  assert_int_equal(m->stats.ctas, 1);
+  free(m);
+}
+
+/* Threads 0..2 return early (the branch to the exit block, as compilers lay
+ * out `if (t < 3) return;`, so the exiting path runs first); the barrier
+ * waits only for the others. */
+static void test_exit_then_barrier(void **state) {
+  (void)state;
+  struct machine *m = machine_new(16, 4);
+  struct prog p;
+  prog_init(&p);
+  unsigned out = label(&p);
+  prologue(&p);
+  emit(&p, SLTI(T0, S0, 3));
+  br(&p, F_BNE, T0, ZERO, out, -1);
+  emit(&p, SG_BARRIER(ZERO));
+  emit(&p, LI(T1, 5));
+  emit(&p, SW(T1, 0, S1));
+  bind(&p, out);
+  emit(&p, SG_EXIT);
+  assert_int_equal(machine_run(m, &p, 4, 0), SG_OK);
+  for (unsigned t = 0; t < 16; t++)
+    assert_int_equal(data32(m, t), t < 3 ? 0 : 5);
+  assert_int_equal(m->stats.barriers, 1);
+  free(m);
+}
+
+static void test_barrier_divergence(void **state) {
+  (void)state;
+  struct machine *m = machine_new(8, 8);
+  struct prog p;
+  prog_init(&p);
+  unsigned skip = label(&p);
+  prologue(&p);
+  emit(&p, ANDI(T0, S0, 1));
+  br(&p, F_BEQ, T0, ZERO, skip, (int)skip);
+  emit(&p, SG_BARRIER(ZERO)); /* word 5 */
+  bind(&p, skip);
+  emit(&p, SG_EXIT);
+  assert_int_equal(machine_run(m, &p, 8, 0), SG_EFAULT);
+  assert_int_equal(m->fault.kind, SG_FAULT_BARRIER_DIVERGENCE);
+  assert_int_equal(m->fault.pc, CODE_BASE + 5 * 4);
+  assert_int_equal(m->fault.warp, 0);
+  assert_int_equal(m->fault.lane, 0); /* the first lane that did not arrive */
+  free(m);
+}
+
+/* Lanes 0..4 load from the buffer, lanes 5.. from address 0. */
+static void test_null_fault(void **state) {
+  (void)state;
+  struct machine *m = machine_new(16, 8);
+  struct prog p;
+  prog_init(&p);
+  prologue(&p);
+  emit(&p, SLTI(T1, S0, 5));
+  emit(&p, MUL(T2, A0, T1));
+  emit(&p, LW(T3, 0, T2)); /* word 5 */
+  emit(&p, SG_EXIT);
+  assert_int_equal(machine_run(m, &p, 8, 0), SG_EFAULT);
+  assert_int_equal(m->fault.kind, SG_FAULT_UNMAPPED);
+  assert_int_equal(m->fault.pc, CODE_BASE + 5 * 4);
+  assert_int_equal(m->fault.lane, 5);
+  assert_int_equal(m->fault.thread, 5);
+  assert_int_equal(m->fault.tid[0], 5);
+  assert_int_equal(m->fault.addr, 0);
+  assert_int_equal(m->fault.size, 4);
+  assert_non_null(strstr(m->fault.what, "unmapped"));
+  free(m);
+}
+
+/* An 8-byte store that straddles the end of the buffer. */
+static void test_past_end_fault(void **state) {
+  (void)state;
+  struct machine *m = machine_new(4, 4);
+  struct prog p;
+  prog_init(&p);
+  emit(&p, LUI(T0, DATA_SIZE));
+  emit(&p, ADD(T0, T0, A0));
+  emit(&p, SD(ZERO, -4, T0));
+  emit(&p, SG_EXIT);
+  assert_int_equal(machine_run(m, &p, 4, 0), SG_EFAULT);
+  assert_int_equal(m->fault.kind, SG_FAULT_UNMAPPED);
+  assert_int_equal(m->fault.addr, DATA_BASE + DATA_SIZE - 4);
+  assert_int_equal(m->fault.size, 8);
+  assert_int_equal(m->fault.pc, CODE_BASE + 8);
+  free(m);
+}
+
+static void test_read_only_fault(void **state) {
+  (void)state;
+  for (int code = 0; code < 2; code++) {
+    struct machine *m = machine_new(4, 4);
+    struct prog p;
+    prog_init(&p);
+    emit(&p, LUI(T0, code ? (int32_t)CODE_BASE : (int32_t)RO_BASE));
+    emit(&p, LW(T1, 0, T0)); /* reading is fine */
+    emit(&p, SW(T1, 4, T0));
+    emit(&p, SG_EXIT);
+    assert_int_equal(machine_run(m, &p, 4, 0), SG_EFAULT);
+    assert_int_equal(m->fault.kind, SG_FAULT_READ_ONLY);
+    assert_int_equal(m->fault.addr, (code ? CODE_BASE : RO_BASE) + 4);
+    assert_int_equal(m->fault.pc, CODE_BASE + 8);
+    assert_int_equal(m->fault.lane, 0);
+    free(m);
+  }
+}
+
+static void test_misaligned_amo(void **state) {
+  (void)state;
+  struct machine *m = machine_new(4, 4);
+  struct prog p;
+  prog_init(&p);
+  emit(&p, ADDI(T0, A0, 2));
+  emit(&p, AMOADD_W(ZERO, S0, T0));
+  emit(&p, SG_EXIT);
+  assert_int_equal(machine_run(m, &p, 4, 0), SG_EFAULT);
+  assert_int_equal(m->fault.kind, SG_FAULT_MISALIGNED);
+  assert_int_equal(m->fault.addr, DATA_BASE + 2);
+  assert_int_equal(m->fault.pc, CODE_BASE + 4);
+  free(m);
+}
+
+static void test_watchdog(void **state) {
+  (void)state;
+  struct machine *m = machine_new(64, 32);
+  struct prog p;
+  prog_init(&p);
+  unsigned loop = label(&p);
+  bind(&p, loop);
+  jmp(&p, ZERO, loop);
+  assert_int_equal(machine_run(m, &p, 32, 100000), SG_EFAULT);
+  assert_int_equal(m->fault.kind, SG_FAULT_WATCHDOG);
+  assert_int_equal(m->fault.pc, CODE_BASE);
+  assert_int_equal(m->stats.warp_insns, 100000);
+  free(m);
+}
+
+static void test_illegal_and_fetch(void **state) {
+  (void)state;
+  static const uint32_t bad[] = {
+      0x00000073,                      /* ecall */
+      0,                               /* undecodable */
+      0xcc451073,                      /* csrw sg.tid.x, a0 */
+      0xc0051073,                      /* csrw cycle, a0 */
+      0x7c002573,                      /* csrr of an unknown CSR */
+  };
+  for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+    struct machine *m = machine_new(4, 4);
+    struct prog p;
+    prog_init(&p);
+    emit(&p, LI(A1, 1));
+    emit(&p, bad[i]);
+    emit(&p, SG_EXIT);
+    assert_int_equal(machine_run(m, &p, 4, 0), SG_EFAULT);
+    assert_int_equal(m->fault.kind, SG_FAULT_ILLEGAL_INSN);
+    assert_int_equal(m->fault.pc, CODE_BASE + 4);
+    free(m);
+  }
+  struct machine *m = machine_new(4, 4);
+  struct prog p;
+  prog_init(&p);
+  emit(&p, JALR(ZERO, ZERO, 0x40)); /* to 0x40: not code */
+  assert_int_equal(machine_run(m, &p, 4, 0), SG_EFAULT);
+  assert_int_equal(m->fault.kind, SG_FAULT_FETCH);
+  assert_int_equal(m->fault.pc, 0x40);
+  free(m);
+}
+
+/* jalr whose target depends on the lane */
+static void test_divergent_jump(void **state) {
+  (void)state;
+  struct machine *m = machine_new(4, 4);
+  struct prog p;
+  prog_init(&p);
+  emit(&p, CSRR(S0, SG_CSR_LANE));
+  emit(&p, SLLI(T0, S0, 2));
+  emit(&p, LUI(T1, (int32_t)CODE_BASE));
+  emit(&p, ADD(T1, T1, T0));
+  emit(&p, JALR(ZERO, T1, 20));
+  emit(&p, SG_EXIT);
+  emit(&p, SG_EXIT);
+  emit(&p, SG_EXIT);
+  emit(&p, SG_EXIT);
+  assert_int_equal(machine_run(m, &p, 4, 0), SG_EFAULT);
+  assert_int_equal(m->fault.kind, SG_FAULT_DIVERGENT_JUMP);
+  assert_int_equal(m->fault.pc, CODE_BASE + 16);
+  assert_int_equal(m->fault.lane, 1);
+  free(m);
+}
+
+/* amoadd.w (a0), t + 1 from every thread of a 1024-thread CTA */
+static void build_amo(struct prog *p) {
+  prog_init(p);
+  emit(p, CSRR(S0, SG_CSR_TIDLIN));
+  emit(p, ADDI(T1, S0, 1));
+  emit(p, AMOADD_W(T2, T1, A0));
+  emit(p, SG_EXIT);
+}
+
+static void test_amo_sum(void **state) {
+  (void)state;
+  struct machine *m = machine_new(1024, 32);
+  struct prog p;
+  build_amo(&p);
+  assert_int_equal(machine_run(m, &p, 32, 0), SG_OK);
+  assert_int_equal(data32(m, 0), 1024 * 1025 / 2);
+  free(m);
+}
+
+static void *run_thread(void *arg) {
+  struct machine *m = arg;
+  struct prog p;
+  for (int i = 0; i < 20; i++) {
+    build_amo(&p);
+    if (machine_run(m, &p, 8, 0) != SG_OK)
+      return m;
+  }
+  return NULL;
+}
+
+/* CTAs on two host threads add into the same word: host atomics. */
+static void test_amo_threads(void **state) {
+  (void)state;
+  struct machine *a = machine_new(1024, 8), *b = machine_new(1024, 8);
+  b->regions[3].host = a->data;
+  pthread_t ta, tb;
+  void *ra, *rb;
+  pthread_create(&ta, NULL, run_thread, a);
+  pthread_create(&tb, NULL, run_thread, b);
+  pthread_join(ta, &ra);
+  pthread_join(tb, &rb);
+  assert_null(ra);
+  assert_null(rb);
+  assert_int_equal(data32(a, 0), 2u * 20 * (1024 * 1025 / 2));
+  free(a);
+  free(b);
+}
+
+/* The SIMT CSRs of a 3-D CTA: tid x fastest, then y, then z. */
+static void test_simt_csrs(void **state) {
+  (void)state;
+  struct machine *m = machine_new(24, 8);
+  m->cta.ntid[0] = 4, m->cta.ntid[1] = 3, m->cta.ntid[2] = 2;
+  m->cta.ctaid[1] = 7;
+  struct prog p;
+  prog_init(&p);
+  prologue(&p);
+  emit(&p, CSRR(T1, SG_CSR_TID_X));
+  emit(&p, CSRR(T2, SG_CSR_TID_Y));
+  emit(&p, SLLI(T2, T2, 4));
+  emit(&p, ADD(T1, T1, T2));
+  emit(&p, CSRR(T2, SG_CSR_TID_Z));
+  emit(&p, SLLI(T2, T2, 8));
+  emit(&p, ADD(T1, T1, T2));
+  emit(&p, CSRR(T2, SG_CSR_CTAID_Y));
+  emit(&p, SLLI(T2, T2, 12));
+  emit(&p, ADD(T1, T1, T2));
+  emit(&p, CSRR(T2, SG_CSR_WARP));
+  emit(&p, SLLI(T2, T2, 16));
+  emit(&p, ADD(T1, T1, T2));
+  emit(&p, SW(T1, 0, S1));
+  emit(&p, SG_EXIT);
+  assert_int_equal(machine_run(m, &p, 8, 0), SG_OK);
+  for (unsigned t = 0; t < 24; t++)
+    assert_int_equal(data32(m, t), t % 4 | (t / 4 % 3) << 4 | (t / 12) << 8 | 7 << 12 | (t / 8) << 16);
+  free(m);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_barrier),         cmocka_unit_test(test_exit_then_barrier),
+      cmocka_unit_test(test_barrier_divergence), cmocka_unit_test(test_null_fault),
+      cmocka_unit_test(test_past_end_fault),  cmocka_unit_test(test_read_only_fault),
+      cmocka_unit_test(test_misaligned_amo),  cmocka_unit_test(test_watchdog),
+      cmocka_unit_test(test_illegal_and_fetch), cmocka_unit_test(test_divergent_jump),
+      cmocka_unit_test(test_amo_sum),         cmocka_unit_test(test_amo_threads),
+      cmocka_unit_test(test_simt_csrs),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
