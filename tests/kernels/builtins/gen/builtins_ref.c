@@ -188,16 +188,12 @@ static void ref_workitem(void)
 static void ref_atomic(void)
 {
   int g[12] = {0, 0, 0, 0, -1, 1000000, 0, -1, 0, 0, 0, 0};
-  int64_t l[3] = {0, -1000, 0};
   float f = 2.5f;
   for (int i = 0; i < 128; i++) {
     g[0] += i, g[1] -= 2, g[2]++, g[3]--;
     g[4] = g[4] > i * 7 % 61 ? g[4] : i * 7 % 61;
     g[5] = g[5] < 1000 - i ? g[5] : 1000 - i;
     g[6] |= 1 << (i % 31), g[7] &= ~(1 << (i % 13)), g[8] ^= i;
-    l[0] += (int64_t)i << 32;
-    l[1] = l[1] > -(int64_t)i ? l[1] : -(int64_t)i;
-    l[2] ^= (int64_t)i << 40;
   }
   g[10] = 1;
   memcpy(&g[11], &f, 4);
@@ -207,8 +203,18 @@ static void ref_atomic(void)
   printf("buffer 1\n");
   for (int grp = 0; grp < 4; grp++)
     printf("32 %d %d\n", grp * 32, (grp * 32 + grp * 32 + 31) * 32 / 2);
-  printf("buffer 2\n%lld\n%lld\n%lld\n", (long long)l[0], (long long)l[1],
-         (long long)l[2]);
+}
+
+static void ref_atomic64(void)
+{
+  int64_t l[3] = {0, -1000, 0};
+  for (int i = 0; i < 128; i++) {
+    l[0] += (int64_t)i << 32;
+    l[1] = l[1] > -(int64_t)i ? l[1] : -(int64_t)i;
+    l[2] ^= (int64_t)i << 40;
+  }
+  printf("buffer 0\n%lld\n%lld\n%lld\n4294967296\n1\n", (long long)l[0],
+         (long long)l[1], (long long)l[2]);
 }
 
 static const float rel_x[16] = {1, -2, NAN, INFINITY, -0.0f, 3, 2, -INFINITY,
@@ -326,6 +332,7 @@ static const struct ref_case cases[] = {
     {"convert", ref_convert},
     {"workitem", ref_workitem},
     {"atomic", ref_atomic},
+    {"atomic64", ref_atomic64},
     {"relational", ref_relational},
     {"vload", ref_vload},
 };
