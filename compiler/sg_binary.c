@@ -2,7 +2,25 @@
 /* DESIGN.md "2. The compiler", program binary: writing the ELF file that
  * clGetProgramInfo(CL_PROGRAM_BINARIES) returns, and loading one back into a
  * struct sg_program_image. The loader trusts nothing it reads: every size,
- * offset, count, string and address is checked (docs/compiler.md). */
+ * offset, count, string and address is checked.
+ *
+ * Format (ELF64, little-endian, ET_EXEC, EM_RISCV; llvm-objdump -d reads it):
+ *   .text       PROGBITS AX  at SG_ADDR_CODE: the linked code
+ *   .rodata     PROGBITS A   right after .text: read-only data (same window)
+ *   .data/.bss  WA           page-aligned after: program-scope variables
+ *   .sg.meta    kernel metadata, version 1, little-endian:
+ *               header (32 bytes): magic "SGMD", version, cl_c_version,
+ *                 flags (bit 0: uniform work-groups), num_kernels, num_args,
+ *                 strings_size, 0
+ *               num_kernels records (72 bytes): name, attributes (string
+ *                 offsets), first_arg, num_args, args_size, reqd[3], hint[3],
+ *                 private_size, uses, 0, entry_pc (u64), static_local_size (u64)
+ *               num_args records (40 bytes): name, type_name, kind, address,
+ *                 access, size, offset, 0, type_qualifier (u64)
+ *               strings: NUL-terminated, the last byte is NUL
+ *   .sg.reconv  (branch_pc, reconv_pc) u64 pairs, sorted by branch_pc
+ *   .symtab/.strtab  function symbols (for disassembly and traces)
+ *   .riscv.attributes  the ISA string, copied from the object */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* asprintf, strndup, posix_spawn_file_actions_addchdir_np */
 #endif

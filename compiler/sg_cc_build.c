@@ -8,6 +8,7 @@
 #include "sg_cc_internal.h"
 
 #include <llvm-c/Core.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,15 +48,19 @@ char *sg_text_take(struct sg_text *t)
   return s;
 }
 
+static char version[64];
+static void make_version(void)
+{
+  unsigned major, minor, patch;
+  LLVMGetVersion(&major, &minor, &patch);
+  snprintf(version, sizeof version, "SoftGPU compiler 0.1 (LLVM %u.%u.%u)", major, minor, patch);
+}
+
 const char *sg_compiler_version(void)
 {
-  static char v[64];
-  if (!v[0]) {
-    unsigned major, minor, patch;
-    LLVMGetVersion(&major, &minor, &patch);
-    snprintf(v, sizeof v, "SoftGPU compiler 0.1 (LLVM %u.%u.%u)", major, minor, patch);
-  }
-  return v;
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, make_version);
+  return version;
 }
 
 /* Entry PCs from the linked symbols; every kernel sees the whole .sg.local
@@ -64,15 +69,18 @@ static enum sg_status place_kernels(struct sg_cc_object *o, const struct sg_link
                                     struct sg_text *log)
 {
   for (uint32_t i = 0; i < o->num_kernels; i++) {
-    char name[1024];
-    snprintf(name, sizeof name, SG_ENTRY_PREFIX "%s", o->kernels[i].name);
+    char *name;
+    if (asprintf(&name, SG_ENTRY_PREFIX "%s", o->kernels[i].name) < 0)
+      return SG_ENOMEM;
     const struct sg_cc_symbol *s = sg_linked_find(l, name);
+    free(name);
     if (!s || !s->is_func) {
       sg_text_printf(log, "error: no entry point for kernel '%s'\n", o->kernels[i].name);
       return SG_ELINK;
     }
     o->kernels[i].entry_pc = s->addr;
     o->kernels[i].static_local_size = l->local_size;
+    o->kernels[i].private_size = sg_cc_stack_size(l);
   }
   return SG_OK;
 }

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <pthread.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -202,28 +203,32 @@ static const struct { const char *name; bool feature; } cl_exts[] = {
 };
 #define NUM_EXTS (sizeof cl_exts / sizeof cl_exts[0])
 
-static char *ext_list(bool features, const char *sep, const char *prefix)
+/* Joins the names of one kind into b (size SG_EXT_LIST). */
+#define SG_EXT_LIST 1024
+static char *join_exts(char *b, bool features, const char *sep, const char *prefix)
 {
-  static char buf[2][1024];
-  char *b = buf[features];
   size_t len = strlen(prefix);
   memcpy(b, prefix, len + 1);
   for (size_t i = 0; i < NUM_EXTS; i++) {
     if (cl_exts[i].feature != features)
       continue;
-    len += (size_t)snprintf(b + len, sizeof buf[0] - len, "%s%s", len > strlen(prefix) ? sep : "",
+    len += (size_t)snprintf(b + len, SG_EXT_LIST - len, "%s%s", len > strlen(prefix) ? sep : "",
                             cl_exts[i].name);
   }
   return b;
 }
 
+static char lists[2][SG_EXT_LIST];
+static void make_lists(void)
+{
+  join_exts(lists[0], false, " ", "");
+  join_exts(lists[1], true, " ", "");
+}
+
 static const char *once_list(bool features)
 {
-  /* Computed at first use; the table is constant, so racing threads write
-   * identical bytes. */
-  static const char *lists[2];
-  if (!lists[features])
-    lists[features] = ext_list(features, " ", "");
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, make_lists);
   return lists[features];
 }
 
@@ -309,10 +314,10 @@ static const char *std_name(uint32_t version)
 static enum sg_status run_clang(const char *dir, const struct sg_options *opt,
                                 struct sg_text *log)
 {
-  char std[32], ext[1200];
+  char std[32], exts[SG_EXT_LIST], feats[SG_EXT_LIST], ext[2 * SG_EXT_LIST + 4];
   snprintf(std, sizeof std, "-cl-std=%s", std_name(opt->cl_c_version));
-  char *exts = ext_list(false, ",+", "-cl-ext=-all,+");
-  snprintf(ext, sizeof ext, "%s,+%s", exts, ext_list(true, ",+", ""));
+  snprintf(ext, sizeof ext, "%s,+%s", join_exts(exts, false, ",+", "-cl-ext=-all,+"),
+           join_exts(feats, true, ",+", ""));
   const char *fixed[] = {
       SG_CLANG, "-target", "riscv64-unknown-elf", "-march=rv64imafd", "-mabi=lp64d",
       "-mno-relax", "-x", "cl", std, "-Xclang", "-finclude-default-header", "-Xclang",

@@ -110,6 +110,9 @@ enum sg_status sg_cc_postdom(uint32_t n, const uint32_t *succ_off, const uint32_
 enum sg_status sg_cc_reconv(const struct sg_linked *l, struct sg_reconv **table,
                             size_t *ntable, struct sg_text *log);
 
+/* Upper bound of the private stack bytes a work-item needs. */
+uint32_t sg_cc_stack_size(const struct sg_linked *l);
+
 /* Program binary: writes the ELF described in docs/compiler.md. */
 enum sg_status sg_binary_write(const struct sg_linked *l, const struct sg_options *opt,
                                const struct sg_kernel_info *kernels, uint32_t num_kernels,

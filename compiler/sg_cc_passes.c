@@ -404,6 +404,10 @@ static enum sg_status link_devlib(struct pass_ctx *pc)
 
 static void set_target_attrs(struct pass_ctx *pc, LLVMValueRef fn)
 {
+  /* No C library on the device: "no-builtins" makes LLVM expand large
+   * memcpy/memset into loops instead of calling functions nobody defines. */
+  LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                          LLVMCreateStringAttribute(pc->ctx, "no-builtins", 11, "", 0));
   LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
                           LLVMCreateStringAttribute(pc->ctx, "target-cpu", 10, SG_TARGET_CPU,
                                                     strlen(SG_TARGET_CPU)));
@@ -412,13 +416,16 @@ static void set_target_attrs(struct pass_ctx *pc, LLVMValueRef fn)
                                                     SG_TARGET_FEATURES, strlen(SG_TARGET_FEATURES)));
 }
 
-static void build_wrapper(struct pass_ctx *pc, LLVMValueRef kernel, const struct sg_kernel_info *k)
+static enum sg_status build_wrapper(struct pass_ctx *pc, LLVMValueRef kernel,
+                                   const struct sg_kernel_info *k)
 {
   LLVMTypeRef ptr = LLVMPointerTypeInContext(pc->ctx, 0), voidt = LLVMVoidTypeInContext(pc->ctx);
   LLVMTypeRef i8 = LLVMInt8TypeInContext(pc->ctx), i64 = LLVMInt64TypeInContext(pc->ctx);
-  char name[1024];
-  snprintf(name, sizeof name, SG_ENTRY_PREFIX "%s", k->name);
+  char *name;
+  if (asprintf(&name, SG_ENTRY_PREFIX "%s", k->name) < 0)
+    return SG_ENOMEM;
   LLVMValueRef w = LLVMAddFunction(pc->mod, name, LLVMFunctionType(voidt, &ptr, 1, 0));
+  free(name);
   LLVMAddAttributeAtIndex(w, LLVMAttributeFunctionIndex,
                           LLVMCreateEnumAttribute(pc->ctx, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
   /* The block is page-aligned and read-only: loads from it can be wide and
@@ -430,7 +437,11 @@ static void build_wrapper(struct pass_ctx *pc, LLVMValueRef kernel, const struct
   LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(pc->ctx, w, "entry"));
   LLVMValueRef params = LLVMGetParam(w, 0);
   LLVMValueRef *args = calloc(k->num_args + 1, sizeof *args);
-  for (uint32_t i = 0; args && i < k->num_args; i++) {
+  if (!args) {
+    LLVMDisposeBuilder(b);
+    return SG_ENOMEM; /* the module is discarded */
+  }
+  for (uint32_t i = 0; i < k->num_args; i++) {
     LLVMValueRef off = LLVMConstInt(i64, SG_PARAM_ARGS_OFFSET + k->args[i].offset, 0);
     LLVMValueRef at = LLVMBuildInBoundsGEP2(b, i8, params, &off, 1, "");
     if (byval_type(pc, kernel, i)) {
@@ -456,6 +467,7 @@ static void build_wrapper(struct pass_ctx *pc, LLVMValueRef kernel, const struct
   LLVMBuildCall2(b, asm_ty, ia, NULL, 0, "");
   LLVMBuildUnreachable(b);
   LLVMDisposeBuilder(b);
+  return SG_OK;
 }
 
 /* Kernels become ordinary C-convention functions (the RISC-V back end has no
@@ -541,7 +553,9 @@ static enum sg_status make_wrappers(struct pass_ctx *pc, const struct sg_cc_obje
       sg_text_printf(pc->log, "error: kernel '%s' lost while linking\n", out->kernels[i].name);
       return SG_ELINK;
     }
-    build_wrapper(pc, f, &out->kernels[i]);
+    enum sg_status st = build_wrapper(pc, f, &out->kernels[i]);
+    if (st != SG_OK)
+      return st;
   }
   return SG_OK;
 }

@@ -271,3 +271,43 @@ enum sg_status sg_cc_reconv(const struct sg_linked *l, struct sg_reconv **table,
   *ntable = t.n;
   return SG_OK;
 }
+
+/* ---- Private stack -------------------------------------------------------- */
+
+/* Bytes one function's prologue takes from sp: "addi sp, sp, -n", or for
+ * large frames "sub sp, sp, rX" with rX built by lui/addi(w) just before. */
+static uint64_t frame_size(const uint8_t *code, uint64_t ninsn)
+{
+  int64_t known[32] = {0}, total = 0;
+  for (uint64_t i = 0; i < ninsn; i++) {
+    uint32_t w;
+    memcpy(&w, code + 4 * i, 4);
+    struct sg_uop u;
+    sg_decode(w, &u);
+    enum sg_flow fl = sg_uop_flow(&u);
+    if (fl != SG_FLOW_NEXT && fl != SG_FLOW_CALL)
+      break; /* the prologue ends before any control flow */
+    if (u.op == SG_OP_LUI && u.rd)
+      known[u.rd] = u.imm;
+    else if ((u.op == SG_OP_ADDI || u.op == SG_OP_ADDIW) && u.rd == 2 && u.rs1 == 2)
+      total -= u.imm < 0 ? u.imm : 0;
+    else if ((u.op == SG_OP_ADDI || u.op == SG_OP_ADDIW) && u.rd && u.rd == u.rs1)
+      known[u.rd] += u.imm;
+    else if (u.op == SG_OP_SUB && u.rd == 2 && u.rs1 == 2)
+      total += known[u.rs2] > 0 ? known[u.rs2] : 0;
+  }
+  return (uint64_t)total;
+}
+
+/* OpenCL C has no recursion, so the frames of all functions together bound
+ * any call chain's stack. */
+uint32_t sg_cc_stack_size(const struct sg_linked *l)
+{
+  uint64_t sum = 0;
+  for (uint32_t s = 0; s < l->num_symbols; s++) {
+    const struct sg_cc_symbol *f = &l->symbols[s];
+    if (f->is_func && f->addr >= SG_ADDR_CODE && f->addr + f->size <= SG_ADDR_CODE + l->text_size)
+      sum += frame_size(l->ro + (f->addr - SG_ADDR_CODE), f->size / 4);
+  }
+  return sum > UINT32_MAX ? UINT32_MAX : (uint32_t)((sum + 15) & ~15ull);
+}

@@ -275,6 +275,25 @@ static void test_reconv_if_else(void **state)
   free(log.buf);
 }
 
+/* A dynamically indexed private array lives on the stack: the estimate
+ * covers at least its 400 bytes. */
+static void test_private_size(void **state)
+{
+  (void)state;
+  const char *src = "__kernel void k(__global float *o, int n) {\n"
+                    "  float arr[100];\n"
+                    "  for (int i = 0; i < 100; i++) arr[i] = o[i] * n;\n"
+                    "  o[1] = arr[n % 100];\n"
+                    "}\n";
+  struct sg_build_result res;
+  assert_int_equal(build(src, NULL, &res), SG_OK);
+  struct sg_program_image *img = load(&res);
+  assert_true(img->kernels[0].private_size >= 400);
+  assert_true(img->kernels[0].private_size % 16 == 0);
+  sg_program_image_free(img);
+  sg_build_result_free(&res);
+}
+
 static void test_identity(void **state)
 {
   (void)state;
@@ -293,7 +312,7 @@ int main(void)
       cmocka_unit_test(test_syntax_error),      cmocka_unit_test(test_bad_options),
       cmocka_unit_test(test_defines_and_headers), cmocka_unit_test(test_cl30_generic),
       cmocka_unit_test(test_link_errors),       cmocka_unit_test(test_reconv_if_else),
-      cmocka_unit_test(test_identity),
+      cmocka_unit_test(test_private_size),      cmocka_unit_test(test_identity),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

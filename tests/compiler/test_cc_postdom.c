@@ -11,7 +11,7 @@
 /* succ lists as one flat array per node, -1 terminated; node n is the exit. */
 static void check(uint32_t n, const int *adj, const uint32_t *want)
 {
-  uint32_t off[32], succ[64], ipdom[32], m = 0, node = 0;
+  uint32_t off[32], succ[64] = {0}, ipdom[32], m = 0, node = 0;
   off[0] = 0;
   for (const int *p = adj; node < n; p++) {
     if (*p < 0)
