@@ -273,7 +273,7 @@ static double sfu64(unsigned fn, double a, double b) {
                   "invalid rounding mode %u", rm_);                       \
     FAULT();                                                              \
   }
-#define FPH(W, fop, expr, src)                                            \
+#define FPH(W, fop, expr, a, b, c, src)                                   \
   do {                                                                    \
     if (fp_fast)                                                          \
       FALU(sg_canon##W(expr));                                            \
@@ -281,12 +281,10 @@ static double sfu64(unsigned fn, double a, double b) {
       FOR_LANES(l) {                                                      \
         unsigned fl_ = 0;                                                 \
         FP_RM(l, rm_);                                                    \
-        fd[l] = sg_canon##W(FP_SLOW##W(fop, rm_, src, &fl_));             \
+        fd[l] = sg_canon##W(sg_fp_slow##W(fop, rm_, a, b, c, src, &fl_)); \
         w->fcsr[l] |= fl_;                                                \
       }                                                                   \
   } while (0)
-#define FP_SLOW32(fop, rm, src, fl) sg_fp_slow32(fop, rm, F1S, F2S, F3S, src, fl)
-#define FP_SLOW64(fop, rm, src, fl) sg_fp_slow64(fop, rm, F1D, F2D, F3D, src, fl)
 /* FP ops done in software with explicit flags. */
 #define FPSOFT(dst, ...)                                                  \
   FOR_LANES(l) {                                                          \
@@ -462,24 +460,24 @@ reload:
     vmcase(FLD)    /* fd = M64[rs1 + imm] */      LOAD(uint64_t, fd[l] = v_); vmbreak;
     vmcase(FSW)    /* M32[rs1 + imm] = fs2[31:0] */ STORE(uint32_t, f2[l]); vmbreak;
     vmcase(FSD)    /* M64[rs1 + imm] = fs2 */      STORE(uint64_t, f2[l]); vmbreak;
-    vmcase(FMADD_S)  /* fd = fs1 * fs2 + fs3 */    FPH(32, SG_FOP_FMA, fmaf(F1S, F2S, F3S), 0); vmbreak;
-    vmcase(FMSUB_S)  /* fd = fs1 * fs2 - fs3 */    FPH(32, SG_FOP_FMA, fmaf(F1S, F2S, -F3S), 0); vmbreak;
-    vmcase(FNMSUB_S) /* fd = -(fs1 * fs2) + fs3 */ FPH(32, SG_FOP_FMA, fmaf(-F1S, F2S, F3S), 0); vmbreak;
-    vmcase(FNMADD_S) /* fd = -(fs1 * fs2) - fs3 */ FPH(32, SG_FOP_FMA, fmaf(-F1S, F2S, -F3S), 0); vmbreak;
-    vmcase(FMADD_D)  /* fd = fs1 * fs2 + fs3 */    FPH(64, SG_FOP_FMA, fma(F1D, F2D, F3D), 0); vmbreak;
-    vmcase(FMSUB_D)  /* fd = fs1 * fs2 - fs3 */    FPH(64, SG_FOP_FMA, fma(F1D, F2D, -F3D), 0); vmbreak;
-    vmcase(FNMSUB_D) /* fd = -(fs1 * fs2) + fs3 */ FPH(64, SG_FOP_FMA, fma(-F1D, F2D, F3D), 0); vmbreak;
-    vmcase(FNMADD_D) /* fd = -(fs1 * fs2) - fs3 */ FPH(64, SG_FOP_FMA, fma(-F1D, F2D, -F3D), 0); vmbreak;
-    vmcase(FADD_S)   /* fd = fs1 + fs2 */ FPH(32, SG_FOP_ADD, F1S + F2S, 0); vmbreak;
-    vmcase(FSUB_S)   /* fd = fs1 - fs2 */ FPH(32, SG_FOP_SUB, F1S - F2S, 0); vmbreak;
-    vmcase(FMUL_S)   /* fd = fs1 * fs2 */ FPH(32, SG_FOP_MUL, F1S * F2S, 0); vmbreak;
-    vmcase(FDIV_S)   /* fd = fs1 / fs2 */ FPH(32, SG_FOP_DIV, F1S / F2S, 0); vmbreak;
-    vmcase(FSQRT_S)  /* fd = sqrt(fs1) */ FPH(32, SG_FOP_SQRT, sqrtf(F1S), 0); vmbreak;
-    vmcase(FADD_D)   /* fd = fs1 + fs2 */ FPH(64, SG_FOP_ADD, F1D + F2D, 0); vmbreak;
-    vmcase(FSUB_D)   /* fd = fs1 - fs2 */ FPH(64, SG_FOP_SUB, F1D - F2D, 0); vmbreak;
-    vmcase(FMUL_D)   /* fd = fs1 * fs2 */ FPH(64, SG_FOP_MUL, F1D * F2D, 0); vmbreak;
-    vmcase(FDIV_D)   /* fd = fs1 / fs2 */ FPH(64, SG_FOP_DIV, F1D / F2D, 0); vmbreak;
-    vmcase(FSQRT_D)  /* fd = sqrt(fs1) */ FPH(64, SG_FOP_SQRT, sqrt(F1D), 0); vmbreak;
+    vmcase(FMADD_S)  /* fd = fs1 * fs2 + fs3 */    FPH(32, SG_FOP_FMA, fmaf(F1S, F2S, F3S), F1S, F2S, F3S, 0); vmbreak;
+    vmcase(FMSUB_S)  /* fd = fs1 * fs2 - fs3 */    FPH(32, SG_FOP_FMA, fmaf(F1S, F2S, -F3S), F1S, F2S, -F3S, 0); vmbreak;
+    vmcase(FNMSUB_S) /* fd = -(fs1 * fs2) + fs3 */ FPH(32, SG_FOP_FMA, fmaf(-F1S, F2S, F3S), -F1S, F2S, F3S, 0); vmbreak;
+    vmcase(FNMADD_S) /* fd = -(fs1 * fs2) - fs3 */ FPH(32, SG_FOP_FMA, fmaf(-F1S, F2S, -F3S), -F1S, F2S, -F3S, 0); vmbreak;
+    vmcase(FMADD_D)  /* fd = fs1 * fs2 + fs3 */    FPH(64, SG_FOP_FMA, fma(F1D, F2D, F3D), F1D, F2D, F3D, 0); vmbreak;
+    vmcase(FMSUB_D)  /* fd = fs1 * fs2 - fs3 */    FPH(64, SG_FOP_FMA, fma(F1D, F2D, -F3D), F1D, F2D, -F3D, 0); vmbreak;
+    vmcase(FNMSUB_D) /* fd = -(fs1 * fs2) + fs3 */ FPH(64, SG_FOP_FMA, fma(-F1D, F2D, F3D), -F1D, F2D, F3D, 0); vmbreak;
+    vmcase(FNMADD_D) /* fd = -(fs1 * fs2) - fs3 */ FPH(64, SG_FOP_FMA, fma(-F1D, F2D, -F3D), -F1D, F2D, -F3D, 0); vmbreak;
+    vmcase(FADD_S)   /* fd = fs1 + fs2 */ FPH(32, SG_FOP_ADD, F1S + F2S, F1S, F2S, 0, 0); vmbreak;
+    vmcase(FSUB_S)   /* fd = fs1 - fs2 */ FPH(32, SG_FOP_SUB, F1S - F2S, F1S, F2S, 0, 0); vmbreak;
+    vmcase(FMUL_S)   /* fd = fs1 * fs2 */ FPH(32, SG_FOP_MUL, F1S * F2S, F1S, F2S, 0, 0); vmbreak;
+    vmcase(FDIV_S)   /* fd = fs1 / fs2 */ FPH(32, SG_FOP_DIV, F1S / F2S, F1S, F2S, 0, 0); vmbreak;
+    vmcase(FSQRT_S)  /* fd = sqrt(fs1) */ FPH(32, SG_FOP_SQRT, sqrtf(F1S), F1S, 0, 0, 0); vmbreak;
+    vmcase(FADD_D)   /* fd = fs1 + fs2 */ FPH(64, SG_FOP_ADD, F1D + F2D, F1D, F2D, 0, 0); vmbreak;
+    vmcase(FSUB_D)   /* fd = fs1 - fs2 */ FPH(64, SG_FOP_SUB, F1D - F2D, F1D, F2D, 0, 0); vmbreak;
+    vmcase(FMUL_D)   /* fd = fs1 * fs2 */ FPH(64, SG_FOP_MUL, F1D * F2D, F1D, F2D, 0, 0); vmbreak;
+    vmcase(FDIV_D)   /* fd = fs1 / fs2 */ FPH(64, SG_FOP_DIV, F1D / F2D, F1D, F2D, 0, 0); vmbreak;
+    vmcase(FSQRT_D)  /* fd = sqrt(fs1) */ FPH(64, SG_FOP_SQRT, sqrt(F1D), F1D, 0, 0, 0); vmbreak;
     vmcase(FSGNJ_S)  /* fd = {fs2[31], fs1[30:0]} */  FALU(0xffffffff00000000ull | (sg_unbox(f1[l]) & 0x7fffffffu) | (sg_unbox(f2[l]) & 0x80000000u)); vmbreak;
     vmcase(FSGNJN_S) /* fd = {~fs2[31], fs1[30:0]} */ FALU(0xffffffff00000000ull | (sg_unbox(f1[l]) & 0x7fffffffu) | (~sg_unbox(f2[l]) & 0x80000000u)); vmbreak;
     vmcase(FSGNJX_S) /* fd = fs1 ^ fs2[31] */         FALU(0xffffffff00000000ull | (sg_unbox(f1[l]) ^ (sg_unbox(f2[l]) & 0x80000000u))); vmbreak;
@@ -498,20 +496,20 @@ reload:
     vmcase(FCVT_WU_D) /* rd = sext32(uint32(fs1)), saturating */ FCVT_INT(F1D, false, 32); vmbreak;
     vmcase(FCVT_L_D)  /* rd = int64(fs1), saturating */          FCVT_INT(F1D, true, 64); vmbreak;
     vmcase(FCVT_LU_D) /* rd = uint64(fs1), saturating */         FCVT_INT(F1D, false, 64); vmbreak;
-    vmcase(FCVT_S_W)  /* fd = float(int32(rs1)) */  FPH(32, SG_FOP_CVT, (float)(int32_t)X1, (int32_t)X1); vmbreak;
-    vmcase(FCVT_S_WU) /* fd = float(uint32(rs1)) */ FPH(32, SG_FOP_CVT, (float)(uint32_t)X1, (uint32_t)X1); vmbreak;
-    vmcase(FCVT_S_L)  /* fd = float(int64(rs1)) */  FPH(32, SG_FOP_CVT, (float)S1, S1); vmbreak;
-    vmcase(FCVT_S_LU) /* fd = float(uint64(rs1)) */ FPH(32, SG_FOP_CVT, (float)X1, X1); vmbreak;
-    vmcase(FCVT_D_W)  /* fd = double(int32(rs1)) */  FPH(64, SG_FOP_CVT, (double)(int32_t)X1, (int32_t)X1); vmbreak;
-    vmcase(FCVT_D_WU) /* fd = double(uint32(rs1)) */ FPH(64, SG_FOP_CVT, (double)(uint32_t)X1, (uint32_t)X1); vmbreak;
-    vmcase(FCVT_D_L)  /* fd = double(int64(rs1)) */  FPH(64, SG_FOP_CVT, (double)S1, S1); vmbreak;
-    vmcase(FCVT_D_LU) /* fd = double(uint64(rs1)) */ FPH(64, SG_FOP_CVT, (double)X1, X1); vmbreak;
+    vmcase(FCVT_S_W)  /* fd = float(int32(rs1)) */  FPH(32, SG_FOP_CVT, (float)(int32_t)X1, 0, 0, 0, (int32_t)X1); vmbreak;
+    vmcase(FCVT_S_WU) /* fd = float(uint32(rs1)) */ FPH(32, SG_FOP_CVT, (float)(uint32_t)X1, 0, 0, 0, (uint32_t)X1); vmbreak;
+    vmcase(FCVT_S_L)  /* fd = float(int64(rs1)) */  FPH(32, SG_FOP_CVT, (float)S1, 0, 0, 0, S1); vmbreak;
+    vmcase(FCVT_S_LU) /* fd = float(uint64(rs1)) */ FPH(32, SG_FOP_CVT, (float)X1, 0, 0, 0, X1); vmbreak;
+    vmcase(FCVT_D_W)  /* fd = double(int32(rs1)) */  FPH(64, SG_FOP_CVT, (double)(int32_t)X1, 0, 0, 0, (int32_t)X1); vmbreak;
+    vmcase(FCVT_D_WU) /* fd = double(uint32(rs1)) */ FPH(64, SG_FOP_CVT, (double)(uint32_t)X1, 0, 0, 0, (uint32_t)X1); vmbreak;
+    vmcase(FCVT_D_L)  /* fd = double(int64(rs1)) */  FPH(64, SG_FOP_CVT, (double)S1, 0, 0, 0, S1); vmbreak;
+    vmcase(FCVT_D_LU) /* fd = double(uint64(rs1)) */ FPH(64, SG_FOP_CVT, (double)X1, 0, 0, 0, X1); vmbreak;
     vmcase(FCVT_S_D)  /* fd = float(fs1) */
-      FPH(32, SG_FOP_CVT, (float)F1D, F1D);
+      FPH(32, SG_FOP_CVT, (float)F1D, 0, 0, 0, F1D);
       FOR_LANES(l) w->fcsr[l] |= sg_snan64(f1[l]) ? SG_FF_NV : 0; /* lost when widened */
       vmbreak;
     vmcase(FCVT_D_S)  /* fd = double(fs1) */
-      FPH(64, SG_FOP_CVT, (double)F1S, F1S);
+      FPH(64, SG_FOP_CVT, (double)F1S, 0, 0, 0, F1S);
       FOR_LANES(l) w->fcsr[l] |= sg_snan32(f1[l]) ? SG_FF_NV : 0;
       vmbreak;
     vmcase(FEQ_S)    /* rd = fs1 == fs2 (quiet) */ FPSOFT(xd, sg_fcmp(F1S, F2S, sg_snan32(f1[l]) || sg_snan32(f2[l]), 0, &fl_)); vmbreak;

@@ -17,6 +17,11 @@ static const uint32_t sg_match[SG_OP_COUNT] = {
 #include "sg_insn.def"
 #undef SG_INSN
 };
+static const uint32_t sg_mask[SG_OP_COUNT] = {
+#define SG_INSN(name, m, k, fmt, unit, mnem) [SG_OP_##name] = k,
+#include "sg_insn.def"
+#undef SG_INSN
+};
 
 /* ---- Encoders ---------------------------------------------------------- */
 
@@ -40,9 +45,10 @@ static inline uint32_t enc_j(int32_t imm, unsigned rd) {
   uint32_t u = (uint32_t)imm;
   return (u >> 20 & 1) << 31 | (u >> 1 & 0x3ff) << 21 | (u >> 11 & 1) << 20 | (u >> 12 & 0xff) << 12 | rd << 7 | 0x6f;
 }
-/* An R-type word from the table's MATCH (rm goes into bits 14:12). */
-static inline uint32_t enc_op(uint32_t match, unsigned rd, unsigned rs1, unsigned rs2, unsigned rs3, unsigned rm) {
-  return match | rd << 7 | rm << 12 | rs1 << 15 | rs2 << 20 | rs3 << 27;
+/* A word for op from the table: operand fields go where its MASK leaves
+ * bits free (rm into bits 14:12). */
+static inline uint32_t enc_op(unsigned op, unsigned rd, unsigned rs1, unsigned rs2, unsigned rs3, unsigned rm) {
+  return sg_match[op] | ((rd << 7 | rm << 12 | rs1 << 15 | rs2 << 20 | rs3 << 27) & ~sg_mask[op]);
 }
 
 enum { ZERO, RA, SP, GP, TP, T0, T1, T2, S0, S1, A0, A1, A2, A3, A4, A5, A6, A7, S2, S3, S4, S5,
