@@ -10,6 +10,7 @@
 #define CL_USE_DEPRECATED_OPENCL_1_1_APIS
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #define CL_USE_DEPRECATED_OPENCL_2_0_APIS
+#define CL_USE_DEPRECATED_OPENCL_2_2_APIS
 #include <CL/cl.h>
 #include <CL/cl_icd.h>
 #include <pthread.h>
@@ -145,6 +146,8 @@ struct _cl_mem {
   atomic_uint map_count;
   pthread_mutex_t lock;
   struct sg_destructor_cb *destructors;
+  cl_mem_properties *properties; /* clCreateBufferWithProperties copy, else NULL */
+  size_t num_properties;         /* entries incl. the terminator */
 };
 
 struct _cl_event {
@@ -175,6 +178,11 @@ cl_int sg_event_wait(cl_uint n, const cl_event *events);
 /* Checks a wait list per the spec: (n == 0) == (list == NULL), each a valid
  * event in the same context. */
 cl_int sg_check_wait_list(cl_context ctx, cl_uint n, const cl_event *list);
+
+/* A new event (application reference 1) in status; retains ctx and q
+ * (q may be NULL for user events) internally. NULL when out of memory. */
+cl_event sg_event_create(cl_context ctx, cl_command_queue q, cl_command_type type,
+                         cl_int status);
 
 /* ---- Commands ---------------------------------------------------------- */
 
@@ -212,7 +220,8 @@ struct _cl_command_queue {
  * (returned in *event_out, retained for the application, if non-NULL),
  * queues the command; if blocking, waits for it and returns its status
  * (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if a wait failed). On error
- * nothing is queued and cmd is freed. */
+ * nothing is queued and cmd is freed. cmd comes from malloc/calloc; the
+ * queue calls cmd->free (if set) and then free(cmd) once the command is done. */
 cl_int sg_queue_submit(cl_command_queue q, struct sg_command *cmd, cl_uint num_waits,
                        const cl_event *waits, cl_event *event_out, bool blocking);
 
@@ -282,5 +291,14 @@ struct _cl_sampler {
 cl_platform_id sg_platform_get(void);
 /* Host monotonic time in ns (profiling). */
 cl_ulong sg_now_ns(void);
+/* The device of the platform (sg_device.c), NULL when SOFTGPU_CONFIG is
+ * invalid: the message is printed once and the platform has no device. */
+cl_device_id sg_device_init(cl_platform_id platform);
+/* Splits a space-separated name list into cl_name_version entries (all with
+ * version v); returns the count and fills out when it is non-NULL. */
+size_t sg_name_versions(const char *names, cl_version v, cl_name_version *out);
+/* Device limits shared by clGetDeviceInfo and the checks that enforce them. */
+#define SG_MEM_BASE_ADDR_ALIGN 128 /* bytes; CL_DEVICE_MEM_BASE_ADDR_ALIGN is in bits */
+cl_ulong sg_device_max_alloc(cl_device_id dev); /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
 
 #endif
