@@ -298,6 +298,7 @@ static const struct {
     {"ndrange/grid_3d", ref_grid_3d},
     {"ndrange/partial_groups", ref_partial_groups},
     {"ndrange/reqd_wgs", ref_reqd_wgs},
+    {"ndrange/reqd_wgs_null", ref_reqd_wgs},
 };
 
 int main(int argc, char **argv)
