@@ -196,6 +196,8 @@ static const struct { const char *name; bool feature; } cl_exts[] = {
     {"cl_khr_global_int32_extended_atomics", false},
     {"cl_khr_local_int32_base_atomics", false},
     {"cl_khr_local_int32_extended_atomics", false},
+    {"cl_khr_int64_base_atomics", false},
+    {"cl_khr_int64_extended_atomics", false},
     {"__opencl_c_fp64", true},
     {"__opencl_c_int64", true},
     {"__opencl_c_generic_address_space", true},
