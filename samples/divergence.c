@@ -12,6 +12,7 @@
 #define ROUNDS 64
 
 /* Each path is a different loop, so the branches cannot become selects. */
+/* clang-format off */
 #define PATHS(X)                                                               \
   X(0, x = x * 747796405u + (x >> 7) + r)                                      \
   X(1, x = (x ^ (x << 5)) + r * 3u)                                            \
@@ -55,16 +56,15 @@ static const char *source =
     "}\n";
 
 PATHS(HOST_PATH)
+/* clang-format on */
 
-static cl_uint expected(int divergent, size_t i, cl_uint x)
-{
+static cl_uint expected(int divergent, size_t i, cl_uint x) {
   static cl_uint (*const path[4])(cl_uint) = {path0, path1, path2, path3};
   return path[divergent ? i % 4 : 0](x);
 }
 
 /* simd_efficiency of the last launch in the stats file; -1 if none. */
-static double last_simd_efficiency(const char *path)
-{
+static double last_simd_efficiency(const char *path) {
   char line[8192];
   double eff = -1;
   FILE *f = fopen(path, "r");
@@ -80,8 +80,7 @@ static double last_simd_efficiency(const char *path)
 }
 
 static unsigned long run(struct sg_sample *s, cl_program p, const char *name, int divergent,
-                         size_t n, const char *stats)
-{
+                         size_t n, const char *stats) {
   cl_uint *in = malloc(n * sizeof(cl_uint)), *out = malloc(n * sizeof(cl_uint));
   if (!in || !out)
     exit(2);
@@ -118,8 +117,7 @@ static unsigned long run(struct sg_sample *s, cl_program p, const char *name, in
   return bad;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
   /* A multiple of the work-group size: no masked tail lanes, so only the
    * branches lower the divergent kernel's efficiency. */
   size_t n = (sg_sample_size(argc, argv, 1 << 16) + 63) / 64 * 64;

@@ -10,6 +10,7 @@
 #define GROUP 128
 #define GROUPS 32
 
+/* clang-format off */
 static const char *source =
     "kernel void histogram(global const uchar *data, uint n, global uint *hist)\n"
     "{\n"
@@ -24,9 +25,9 @@ static const char *source =
     "  for (uint b = l; b < 256; b += size)\n"
     "    atomic_add(&hist[b], bins[b]);\n"
     "}\n";
+/* clang-format on */
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
   size_t n = sg_sample_size(argc, argv, 1 << 22);
   struct sg_sample s;
   sg_sample_init(&s);

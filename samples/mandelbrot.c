@@ -13,6 +13,7 @@
  * permission to the compiler, not every one honours it) may differ on pixels
  * at the set's boundary, where one rounding changes the escape iteration;
  * a mismatch in at most 1 pixel in 1000 is therefore accepted and reported. */
+/* clang-format off */
 static const char *source =
     "#pragma OPENCL FP_CONTRACT OFF\n"
     "kernel void mandelbrot(global uchar *img, global uint *iters, uint n, int max_iter)\n"
@@ -31,9 +32,9 @@ static const char *source =
     "  iters[py * n + px] = it;\n"
     "  img[py * n + px] = (uchar)(it == max_iter ? 0 : 255 - (it * 255) / max_iter);\n"
     "}\n";
+/* clang-format on */
 
-static int mandel_host(unsigned px, unsigned py, unsigned n)
-{
+static int mandel_host(unsigned px, unsigned py, unsigned n) {
   float cr = -2.0f + (float)px * (3.0f / (float)n);
   float ci = -1.5f + (float)py * (3.0f / (float)n);
   float zr = 0.0f, zi = 0.0f;
@@ -47,8 +48,7 @@ static int mandel_host(unsigned px, unsigned py, unsigned n)
   return it;
 }
 
-static int write_pgm(const char *path, const unsigned char *img, size_t n)
-{
+static int write_pgm(const char *path, const unsigned char *img, size_t n) {
   FILE *f = fopen(path, "wb");
   if (!f)
     return 0;
@@ -57,8 +57,7 @@ static int write_pgm(const char *path, const unsigned char *img, size_t n)
   return fclose(f) == 0 && ok;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
   size_t n = sg_sample_size(argc, argv, 512);
   const char *path = argc > 2 ? argv[2] : "mandelbrot.pgm";
   struct sg_sample s;
@@ -87,8 +86,7 @@ int main(int argc, char **argv)
     for (size_t x = 0; x < n; x++) {
       int ref = mandel_host((unsigned)x, (unsigned)y, (unsigned)n);
       if ((int)iters[y * n + x] != ref && differ++ < 5)
-        fprintf(stderr, "pixel (%zu,%zu): %u iterations, host %d\n", x, y, iters[y * n + x],
-                ref);
+        fprintf(stderr, "pixel (%zu,%zu): %u iterations, host %d\n", x, y, iters[y * n + x], ref);
     }
   printf("mandelbrot: %lu of %zu pixels differ from the host (at most %zu accepted)\n", differ,
          n * n, n * n / 1000);

@@ -6,6 +6,7 @@
 
 #define TILE 16
 
+/* clang-format off */
 static const char *source =
     "#define TILE 16\n"
     "kernel void matmul(global const float *a, global const float *b,\n"
@@ -25,9 +26,9 @@ static const char *source =
     "  }\n"
     "  c[row * n + col] = acc;\n"
     "}\n";
+/* clang-format on */
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
   size_t n = (sg_sample_size(argc, argv, 256) + TILE - 1) / TILE * TILE;
   struct sg_sample s;
   sg_sample_init(&s);

@@ -8,6 +8,7 @@
 #define GROUP 256
 #define GROUPS 64
 
+/* clang-format off */
 static const char *source =
     "kernel void reduce(global const uint *in, ulong n, global ulong *partial,\n"
     "                   local ulong *sums)\n"
@@ -26,9 +27,9 @@ static const char *source =
     "  if (l == 0)\n"
     "    partial[get_group_id(0)] = sums[0];\n"
     "}\n";
+/* clang-format on */
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
   size_t n = sg_sample_size(argc, argv, 1 << 22);
   struct sg_sample s;
   sg_sample_init(&s);

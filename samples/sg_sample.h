@@ -13,14 +13,13 @@
 #include <string.h>
 
 /* Exits with a message naming the call when an OpenCL call fails. */
-#define SG_CL(call)                                                            \
-  do {                                                                         \
-    cl_int sg_err_ = (call);                                                   \
-    if (sg_err_ != CL_SUCCESS) {                                               \
-      fprintf(stderr, "%s:%d: %s failed: %d\n", __FILE__, __LINE__, #call,      \
-              (int)sg_err_);                                                   \
-      exit(2);                                                                 \
-    }                                                                          \
+#define SG_CL(call)                                                                                \
+  do {                                                                                             \
+    cl_int sg_err_ = (call);                                                                       \
+    if (sg_err_ != CL_SUCCESS) {                                                                   \
+      fprintf(stderr, "%s:%d: %s failed: %d\n", __FILE__, __LINE__, #call, (int)sg_err_);          \
+      exit(2);                                                                                     \
+    }                                                                                              \
   } while (0)
 
 struct sg_sample {
@@ -29,13 +28,11 @@ struct sg_sample {
   cl_context context;
   cl_command_queue queue; /* in order, with profiling */
   char platform_name[256];
-  double kernel_ms;       /* summed over sg_sample_run() launches */
+  double kernel_ms; /* summed over sg_sample_run() launches */
 };
 
 /* The platform whose name contains `want` (NULL or "": the first one). */
-static inline cl_platform_id sg_sample_pick_platform(const char *want, char *name,
-                                                     size_t namelen)
-{
+static inline cl_platform_id sg_sample_pick_platform(const char *want, char *name, size_t namelen) {
   cl_platform_id ids[16];
   cl_uint n = 0;
   if (clGetPlatformIDs(16, ids, &n) != CL_SUCCESS || n == 0) {
@@ -51,8 +48,7 @@ static inline cl_platform_id sg_sample_pick_platform(const char *want, char *nam
   exit(2);
 }
 
-static inline void sg_sample_init(struct sg_sample *s)
-{
+static inline void sg_sample_init(struct sg_sample *s) {
   cl_int err;
   memset(s, 0, sizeof(*s));
   s->platform = sg_sample_pick_platform(getenv("SOFTGPU_SAMPLE_PLATFORM"), s->platform_name,
@@ -64,14 +60,12 @@ static inline void sg_sample_init(struct sg_sample *s)
   SG_CL(err);
 }
 
-static inline int sg_sample_is_softgpu(const struct sg_sample *s)
-{
+static inline int sg_sample_is_softgpu(const struct sg_sample *s) {
   return strstr(s->platform_name, "SoftGPU") != NULL;
 }
 
 /* Builds source; prints the build log and exits on failure. */
-static inline cl_program sg_sample_build(struct sg_sample *s, const char *src, const char *opts)
-{
+static inline cl_program sg_sample_build(struct sg_sample *s, const char *src, const char *opts) {
   cl_int err;
   cl_program p = clCreateProgramWithSource(s->context, 1, &src, NULL, &err);
   SG_CL(err);
@@ -84,8 +78,7 @@ static inline cl_program sg_sample_build(struct sg_sample *s, const char *src, c
   return p;
 }
 
-static inline cl_kernel sg_sample_kernel(cl_program p, const char *name)
-{
+static inline cl_kernel sg_sample_kernel(cl_program p, const char *name) {
   cl_int err;
   cl_kernel k = clCreateKernel(p, name, &err);
   SG_CL(err);
@@ -93,11 +86,10 @@ static inline cl_kernel sg_sample_kernel(cl_program p, const char *name)
 }
 
 static inline cl_mem sg_sample_buffer(struct sg_sample *s, cl_mem_flags flags, size_t size,
-                                      void *host)
-{
+                                      void *host) {
   cl_int err;
-  cl_mem m = clCreateBuffer(s->context, flags | (host ? CL_MEM_COPY_HOST_PTR : 0), size, host,
-                            &err);
+  cl_mem m =
+      clCreateBuffer(s->context, flags | (host ? CL_MEM_COPY_HOST_PTR : 0), size, host, &err);
   SG_CL(err);
   return m;
 }
@@ -105,8 +97,7 @@ static inline cl_mem sg_sample_buffer(struct sg_sample *s, cl_mem_flags flags, s
 /* Launches k, waits for it and adds its profiled start..end time to
  * s->kernel_ms. */
 static inline void sg_sample_run(struct sg_sample *s, cl_kernel k, cl_uint dim,
-                                 const size_t *global, const size_t *local)
-{
+                                 const size_t *global, const size_t *local) {
   cl_event ev;
   cl_ulong t0 = 0, t1 = 0;
   SG_CL(clEnqueueNDRangeKernel(s->queue, k, dim, NULL, global, local, 0, NULL, &ev));
@@ -117,14 +108,12 @@ static inline void sg_sample_run(struct sg_sample *s, cl_kernel k, cl_uint dim,
   clReleaseEvent(ev);
 }
 
-static inline void sg_sample_read(struct sg_sample *s, cl_mem m, size_t size, void *host)
-{
+static inline void sg_sample_read(struct sg_sample *s, cl_mem m, size_t size, void *host) {
   SG_CL(clEnqueueReadBuffer(s->queue, m, CL_TRUE, 0, size, host, 0, NULL, NULL));
 }
 
 /* argv[1] as a positive size, or def. */
-static inline size_t sg_sample_size(int argc, char **argv, size_t def)
-{
+static inline size_t sg_sample_size(int argc, char **argv, size_t def) {
   if (argc < 2)
     return def;
   char *end;
@@ -136,16 +125,14 @@ static inline size_t sg_sample_size(int argc, char **argv, size_t def)
   return (size_t)v;
 }
 
-static inline void sg_sample_finish(struct sg_sample *s)
-{
+static inline void sg_sample_finish(struct sg_sample *s) {
   clReleaseCommandQueue(s->queue);
   clReleaseContext(s->context);
 }
 
 /* The summary lines bench/run.sh parses; returns the exit status. */
 static inline int sg_sample_report(const struct sg_sample *s, const char *name, size_t size,
-                                   unsigned long mismatches)
-{
+                                   unsigned long mismatches) {
   printf("%s: platform \"%s\", size %zu: %s (%lu mismatches)\n", name, s->platform_name, size,
          mismatches ? "FAILED" : "ok", mismatches);
   printf("kernel_ms: %.3f\n", s->kernel_ms);

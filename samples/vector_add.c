@@ -4,6 +4,7 @@
  * the work-group size and must handle the tail. Usage: vector_add [n] */
 #include "sg_sample.h"
 
+/* clang-format off */
 static const char *source =
     "kernel void vector_add(global const float *a, global const float *b,\n"
     "                       global float *c)\n"
@@ -11,9 +12,9 @@ static const char *source =
     "  size_t i = get_global_id(0);\n"
     "  c[i] = a[i] + b[i];\n"
     "}\n";
+/* clang-format on */
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
   size_t n = sg_sample_size(argc, argv, 1000003); /* prime */
   struct sg_sample s;
   sg_sample_init(&s);

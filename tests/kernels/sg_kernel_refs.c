@@ -11,28 +11,24 @@
 enum { N = 200, NB = 256, LB = 64 };
 typedef uint32_t u32;
 
-static void print_buffer(int arg, const u32 *v, int n)
-{
+static void print_buffer(int arg, const u32 *v, int n) {
   printf("buffer %d\n", arg);
   for (int i = 0; i < n; i++)
     printf("%u%c", v[i], i % 8 == 7 || i == n - 1 ? '\n' : ' ');
 }
 
-static void print_ints(int arg, const int32_t *v, int n)
-{
+static void print_ints(int arg, const int32_t *v, int n) {
   printf("buffer %d\n", arg);
   for (int i = 0; i < n; i++)
     printf("%d%c", v[i], i % 8 == 7 || i == n - 1 ? '\n' : ' ');
 }
 
-static void fill(u32 *v, int n, u32 x)
-{
+static void fill(u32 *v, int n, u32 x) {
   for (int i = 0; i < n; i++)
     v[i] = x;
 }
 
-static void ref_ifelse(void)
-{
+static void ref_ifelse(void) {
   u32 a[N], b[N];
   fill(a, N, 0);
   fill(b, N, 0xcafe);
@@ -49,8 +45,7 @@ static void ref_ifelse(void)
   print_buffer(2, b, N);
 }
 
-static void ref_nested(void)
-{
+static void ref_nested(void) {
   u32 out[N], tag[N];
   fill(tag, N, 9);
   for (u32 i = 0; i < N; i++) {
@@ -69,8 +64,7 @@ static void ref_nested(void)
   print_buffer(1, tag, N);
 }
 
-static void ref_loops(void)
-{
+static void ref_loops(void) {
   u32 acc[N], steps[N];
   for (u32 i = 0; i < N; i++) {
     u32 n = (i * 0x9E3779B1u >> 20) % 37;
@@ -85,8 +79,7 @@ static void ref_loops(void)
   print_buffer(2, steps, N);
 }
 
-static u32 first_factor_pair(u32 target)
-{
+static u32 first_factor_pair(u32 target) {
   for (u32 a = 1; a < 16; a++)
     for (u32 b = 1; b < 16; b++)
       if (a * b == target)
@@ -94,8 +87,7 @@ static u32 first_factor_pair(u32 target)
   return 0;
 }
 
-static void ref_break_continue(void)
-{
+static void ref_break_continue(void) {
   u32 out[N], inner[N];
   for (u32 i = 0; i < N; i++) {
     u32 acc = 0;
@@ -109,8 +101,7 @@ static void ref_break_continue(void)
   print_buffer(1, inner, N);
 }
 
-static void ref_early_return(void)
-{
+static void ref_early_return(void) {
   u32 out[N], count[N];
   fill(out, N, 0xffffffffu);
   fill(count, N, 0xffffffffu);
@@ -135,8 +126,7 @@ static void ref_early_return(void)
   print_buffer(1, count, N);
 }
 
-static void ref_barrier_reconv(void)
-{
+static void ref_barrier_reconv(void) {
   u32 out[NB], tmp[LB];
   for (u32 grp = 0; grp < NB / LB; grp++) {
     for (u32 l = 0; l < LB; l++) {
@@ -154,8 +144,7 @@ static void ref_barrier_reconv(void)
   print_buffer(1, out, NB);
 }
 
-static void ref_switch(void)
-{
+static void ref_switch(void) {
   u32 out[N];
   for (u32 i = 0; i < N; i++) {
     u32 x = i * 0x9E3779B1u >> 16;
@@ -172,8 +161,7 @@ static void ref_switch(void)
   print_buffer(1, out, N);
 }
 
-static void ref_loop_barrier(void)
-{
+static void ref_loop_barrier(void) {
   u32 out[NB];
   for (u32 grp = 0; grp < NB / LB; grp++) {
     u32 sum = 0;
@@ -187,8 +175,7 @@ static void ref_loop_barrier(void)
 
 /* ---- memory/ ---- */
 
-static void ref_transpose(void)
-{
+static void ref_transpose(void) {
   int32_t out[256];
   for (int r = 0; r < 16; r++)
     for (int c = 0; c < 16; c++)
@@ -196,8 +183,7 @@ static void ref_transpose(void)
   print_ints(1, out, 256);
 }
 
-static void ref_constant(void)
-{
+static void ref_constant(void) {
   static const int32_t table[8] = {3, 1, 4, 1, 5, 9, 2, 6}, coef[4] = {1, 2, 3, 4};
   int32_t out[16];
   for (int i = 0; i < 16; i++)
@@ -205,8 +191,7 @@ static void ref_constant(void)
   print_ints(1, out, 16);
 }
 
-static void ref_private_array(void)
-{
+static void ref_private_array(void) {
   /* (k * 7 + i) % 16 visits every index once: s = i * (0 + 1 + ... + 15). */
   int32_t out[32];
   for (int i = 0; i < 32; i++)
@@ -216,8 +201,7 @@ static void ref_private_array(void)
 
 /* ---- types/ ---- */
 
-static void ref_vectors(void)
-{
+static void ref_vectors(void) {
   int32_t io[16], mo[16];
   printf("buffer 2\n");
   for (int i = 0; i < 4; i++)
@@ -233,8 +217,7 @@ static void ref_vectors(void)
 
 /* ---- ndrange/ ---- */
 
-static void ref_grid_2d(void)
-{
+static void ref_grid_2d(void) {
   int32_t out[91];
   for (int y = 1; y < 8; y++)
     for (int x = 3; x < 16; x++)
@@ -242,8 +225,7 @@ static void ref_grid_2d(void)
   print_ints(0, out, 91);
 }
 
-static void ref_grid_3d(void)
-{
+static void ref_grid_3d(void) {
   enum { GX = 6, GY = 4, GZ = 3, LX = 3, LY = 2, LZ = 1, OX = 1, OY = 2, OZ = 3 };
   int32_t ids[GX * GY * GZ * 3];
   for (int z = 0; z < GZ; z++)
@@ -259,8 +241,7 @@ static void ref_grid_3d(void)
   print_ints(0, ids, GX * GY * GZ * 3);
 }
 
-static void ref_partial_groups(void)
-{
+static void ref_partial_groups(void) {
   int32_t out[60];
   for (int y = 0; y < 6; y++)
     for (int x = 0; x < 10; x++) {
@@ -270,8 +251,7 @@ static void ref_partial_groups(void)
   print_ints(0, out, 60);
 }
 
-static void ref_reqd_wgs(void)
-{
+static void ref_reqd_wgs(void) {
   int32_t out[32];
   for (int i = 0; i < 32; i++)
     out[i] = 800 + i % 8 + 1000 * (i / 8);
@@ -301,8 +281,7 @@ static const struct {
     {"ndrange/reqd_wgs_null", ref_reqd_wgs},
 };
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
   for (size_t i = 0; argc == 2 && i < sizeof(cases) / sizeof(cases[0]); i++)
     if (!strcmp(argv[1], cases[i].name)) {
       printf("# generated by sg_kernel_refs %s\n", cases[i].name);

@@ -21,10 +21,10 @@ struct type {
   enum type_class cls;
 };
 static const struct type types[] = {
-    {"char", 1, T_SIGNED},  {"uchar", 1, T_UNSIGNED}, {"short", 2, T_SIGNED},
-    {"ushort", 2, T_UNSIGNED}, {"int", 4, T_SIGNED},  {"uint", 4, T_UNSIGNED},
-    {"long", 8, T_SIGNED},  {"ulong", 8, T_UNSIGNED}, {"half", 2, T_FLOAT},
-    {"float", 4, T_FLOAT},  {"double", 8, T_FLOAT},
+    {"char", 1, T_SIGNED},     {"uchar", 1, T_UNSIGNED}, {"short", 2, T_SIGNED},
+    {"ushort", 2, T_UNSIGNED}, {"int", 4, T_SIGNED},     {"uint", 4, T_UNSIGNED},
+    {"long", 8, T_SIGNED},     {"ulong", 8, T_UNSIGNED}, {"half", 2, T_FLOAT},
+    {"float", 4, T_FLOAT},     {"double", 8, T_FLOAT},
 };
 
 enum arg_kind { ARG_UNSET, ARG_BUFFER, ARG_NULL, ARG_LOCAL, ARG_VALUE };
@@ -59,8 +59,7 @@ struct test_case {
 static const char *cur_file;
 static int cur_line;
 
-static void die_case(const char *fmt, ...)
-{
+static void die_case(const char *fmt, ...) {
   va_list ap;
   fprintf(stderr, "%s:%d: ", cur_file, cur_line);
   va_start(ap, fmt);
@@ -70,8 +69,7 @@ static void die_case(const char *fmt, ...)
   exit(EXIT_BAD_CASE);
 }
 
-static void *xmalloc(size_t n)
-{
+static void *xmalloc(size_t n) {
   void *p = calloc(1, n ? n : 1);
   if (!p) {
     fprintf(stderr, "out of memory\n");
@@ -80,8 +78,7 @@ static void *xmalloc(size_t n)
   return p;
 }
 
-static char *read_file(const char *path)
-{
+static char *read_file(const char *path) {
   FILE *f = fopen(path, "rb");
   if (!f) {
     fprintf(stderr, "%s: %s\n", path, strerror(errno));
@@ -108,8 +105,7 @@ static char *read_file(const char *path)
 /* The next logical line (comments stripped, `\` continuations joined) split
  * into blank-separated tokens, in place. Returns the token count; -1 at EOF.
  * *rest (if non-NULL) gets the text after the first token, for `options`. */
-static int next_line(char **pos, char **tok, int maxtok, char **rest)
-{
+static int next_line(char **pos, char **tok, int maxtok, char **rest) {
   char *p = *pos;
   if (!*p)
     return -1;
@@ -153,16 +149,14 @@ static int next_line(char **pos, char **tok, int maxtok, char **rest)
   return n;
 }
 
-static const struct type *find_type(const char *name)
-{
+static const struct type *find_type(const char *name) {
   for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
     if (!strcmp(types[i].name, name))
       return &types[i];
   return NULL;
 }
 
-static uint64_t parse_uint(const char *s, uint64_t max)
-{
+static uint64_t parse_uint(const char *s, uint64_t max) {
   char *end;
   errno = 0;
   unsigned long long v = strtoull(s, &end, 0);
@@ -172,8 +166,7 @@ static uint64_t parse_uint(const char *s, uint64_t max)
 }
 
 /* IEEE binary16 from a float, round to nearest even. */
-static uint16_t float_to_half(float f)
-{
+static uint16_t float_to_half(float f) {
   uint32_t x;
   memcpy(&x, &f, 4);
   uint16_t sign = (x >> 16) & 0x8000;
@@ -194,18 +187,16 @@ static uint16_t float_to_half(float f)
   return sign | (uint16_t)(exp > 0 ? ((uint32_t)exp << 10) + half - 0x400 : half);
 }
 
-static float half_to_float(uint16_t h)
-{
+static float half_to_float(uint16_t h) {
   int exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
-  float v = exp == 0 ? ldexpf((float)mant, -24)
+  float v = exp == 0    ? ldexpf((float)mant, -24)
             : exp == 31 ? (mant ? NAN : INFINITY)
                         : ldexpf((float)(mant | 0x400), exp - 25);
   return (h & 0x8000) ? -v : v;
 }
 
 /* Element i of a typed array, as double (floats) or 64-bit integer. */
-static double get_float(const struct type *t, const unsigned char *p)
-{
+static double get_float(const struct type *t, const unsigned char *p) {
   if (t->size == 2) {
     uint16_t h;
     memcpy(&h, p, 2);
@@ -221,8 +212,7 @@ static double get_float(const struct type *t, const unsigned char *p)
   return d;
 }
 
-static void put_float(const struct type *t, unsigned char *p, double v)
-{
+static void put_float(const struct type *t, unsigned char *p, double v) {
   if (t->size == 2) {
     uint16_t h = float_to_half((float)v);
     memcpy(p, &h, 2);
@@ -234,8 +224,7 @@ static void put_float(const struct type *t, unsigned char *p, double v)
   }
 }
 
-static uint64_t get_int(const struct type *t, const unsigned char *p)
-{
+static uint64_t get_int(const struct type *t, const unsigned char *p) {
   uint64_t v = 0;
   memcpy(&v, p, t->size); /* little-endian host and device */
   if (t->cls == T_SIGNED && t->size < 8 && (v >> (t->size * 8 - 1)) & 1)
@@ -243,14 +232,12 @@ static uint64_t get_int(const struct type *t, const unsigned char *p)
   return v;
 }
 
-static void put_int(const struct type *t, unsigned char *p, uint64_t v)
-{
+static void put_int(const struct type *t, unsigned char *p, uint64_t v) {
   memcpy(p, &v, t->size);
 }
 
 /* Parses one value token of type t into p. */
-static void put_token(const struct type *t, unsigned char *p, const char *s)
-{
+static void put_token(const struct type *t, unsigned char *p, const char *s) {
   char *end;
   errno = 0;
   if (t->cls == T_FLOAT) {
@@ -267,8 +254,7 @@ static void put_token(const struct type *t, unsigned char *p, const char *s)
 }
 
 static void put_range(const struct type *t, unsigned char *bytes, size_t count, const char *start,
-                      const char *step)
-{
+                      const char *step) {
   unsigned char a[8], b[8];
   put_token(find_type(t->cls == T_FLOAT ? "double" : "long"), a, start);
   put_token(find_type(t->cls == T_FLOAT ? "double" : "long"), b, step);
@@ -289,8 +275,7 @@ static void put_range(const struct type *t, unsigned char *bytes, size_t count, 
 
 /* `fill V`, `range START STEP` or `values V...` at tok[0]; returns the
  * number of tokens used, 0 if tok[0] is none of them. */
-static int parse_init(const struct type *t, unsigned char *bytes, size_t count, char **tok, int n)
-{
+static int parse_init(const struct type *t, unsigned char *bytes, size_t count, char **tok, int n) {
   if (n >= 2 && !strcmp(tok[0], "fill")) {
     for (size_t i = 0; i < count; i++)
       put_token(t, bytes + i * t->size, tok[1]);
@@ -312,8 +297,7 @@ static int parse_init(const struct type *t, unsigned char *bytes, size_t count, 
 
 /* ---- The .run file ----------------------------------------------------- */
 
-static void parse_buffer(struct arg *a, char **tok, int n)
-{
+static void parse_buffer(struct arg *a, char **tok, int n) {
   if (n < 2 || !(a->type = find_type(tok[0])))
     die_case("buffer: TYPE COUNT expected");
   a->kind = ARG_BUFFER;
@@ -340,8 +324,7 @@ static void parse_buffer(struct arg *a, char **tok, int n)
   }
 }
 
-static void parse_value(struct arg *a, char **tok, int n)
-{
+static void parse_value(struct arg *a, char **tok, int n) {
   const struct type *t = NULL;
   a->kind = ARG_VALUE;
   a->bytes = xmalloc((size_t)n * 64); /* 8 bytes per value, 64 per pad */
@@ -362,8 +345,7 @@ static void parse_value(struct arg *a, char **tok, int n)
     die_case("value: no values");
 }
 
-static void parse_arg(struct test_case *tc, char **tok, int n)
-{
+static void parse_arg(struct test_case *tc, char **tok, int n) {
   if (n < 3)
     die_case("arg I KIND ... expected");
   unsigned idx = (unsigned)parse_uint(tok[1], MAX_ARGS - 1);
@@ -384,8 +366,7 @@ static void parse_arg(struct test_case *tc, char **tok, int n)
     tc->nargs = idx + 1;
 }
 
-static cl_uint parse_sizes(size_t *out, char **tok, int n)
-{
+static cl_uint parse_sizes(size_t *out, char **tok, int n) {
   if (n < 1 || n > 3)
     die_case("1 to 3 sizes expected");
   for (int i = 0; i < n; i++)
@@ -395,8 +376,7 @@ static cl_uint parse_sizes(size_t *out, char **tok, int n)
 
 static cl_int error_code(const char *name);
 
-static void parse_expect(struct test_case *tc, char **tok, int n)
-{
+static void parse_expect(struct test_case *tc, char **tok, int n) {
   if (n == 1 && !strcmp(tok[0], "pass"))
     tc->expect = EXPECT_PASS;
   else if (n == 1 && !strcmp(tok[0], "build_failure"))
@@ -409,8 +389,7 @@ static void parse_expect(struct test_case *tc, char **tok, int n)
     die_case("expect: pass, build_failure, enqueue_error CODE or fault");
 }
 
-static void set_config(const char *run_path, const char *file)
-{
+static void set_config(const char *run_path, const char *file) {
   char path[PATH_MAX];
   const char *slash = strrchr(run_path, '/');
   int dirlen = slash ? (int)(slash - run_path) : 1;
@@ -418,8 +397,7 @@ static void set_config(const char *run_path, const char *file)
   setenv("SOFTGPU_CONFIG", path, 1);
 }
 
-static void parse_run(struct test_case *tc, const char *path)
-{
+static void parse_run(struct test_case *tc, const char *path) {
   static char *tok[MAX_TOKENS];
   char *text = read_file(path), *pos = text, *rest;
   int n, global_dim = 0;
@@ -464,8 +442,7 @@ static void parse_run(struct test_case *tc, const char *path)
 /* ---- The .ref file ----------------------------------------------------- */
 
 /* Fills expected[i] for each checked buffer from the .ref file. */
-static void parse_ref(struct test_case *tc, const char *path, unsigned char **expected)
-{
+static void parse_ref(struct test_case *tc, const char *path, unsigned char **expected) {
   static char *tok[MAX_TOKENS];
   char *text = read_file(path), *pos = text;
   struct arg *cur = NULL;
@@ -506,8 +483,7 @@ static void parse_ref(struct test_case *tc, const char *path, unsigned char **ex
 
 /* ---- Comparing --------------------------------------------------------- */
 
-static double ulp_of(const struct type *t, double e)
-{
+static double ulp_of(const struct type *t, double e) {
   int exp;
   int mant_bits = t->size == 2 ? 11 : t->size == 4 ? 24 : 53;
   int min_exp = t->size == 2 ? -13 : t->size == 4 ? -125 : -1021; /* frexp convention */
@@ -517,8 +493,7 @@ static double ulp_of(const struct type *t, double e)
   return ldexp(1.0, exp - mant_bits);
 }
 
-static int float_matches(const struct arg *a, const unsigned char *got, const unsigned char *exp)
-{
+static int float_matches(const struct arg *a, const unsigned char *got, const unsigned char *exp) {
   double g = get_float(a->type, got), e = get_float(a->type, exp);
   if (isnan(e) || isnan(g))
     return isnan(e) && isnan(g);
@@ -528,8 +503,7 @@ static int float_matches(const struct arg *a, const unsigned char *got, const un
   return a->tol == TOL_ABS ? diff <= a->tol_value : diff <= a->tol_value * ulp_of(a->type, e);
 }
 
-static void print_elem(const struct type *t, const unsigned char *p)
-{
+static void print_elem(const struct type *t, const unsigned char *p) {
   if (t->cls == T_FLOAT)
     printf("%.9g", get_float(t, p));
   else if (t->cls == T_SIGNED)
@@ -539,8 +513,7 @@ static void print_elem(const struct type *t, const unsigned char *p)
 }
 
 static unsigned long compare(unsigned idx, const struct arg *a, const unsigned char *got,
-                             const unsigned char *exp)
-{
+                             const unsigned char *exp) {
   unsigned long bad = 0;
   for (size_t i = 0; i < a->count; i++) {
     const unsigned char *g = got + i * a->type->size, *e = exp + i * a->type->size;
@@ -562,18 +535,19 @@ static unsigned long compare(unsigned idx, const struct arg *a, const unsigned c
 
 /* ---- Running ----------------------------------------------------------- */
 
-#define CL_ERRORS(X)                                                                         \
-  X(CL_SUCCESS) X(CL_OUT_OF_RESOURCES) X(CL_OUT_OF_HOST_MEMORY) X(CL_INVALID_VALUE)          \
-  X(CL_INVALID_PROGRAM_EXECUTABLE) X(CL_INVALID_KERNEL) X(CL_INVALID_KERNEL_ARGS)            \
-  X(CL_INVALID_WORK_DIMENSION) X(CL_INVALID_WORK_GROUP_SIZE) X(CL_INVALID_WORK_ITEM_SIZE)    \
-  X(CL_INVALID_GLOBAL_OFFSET) X(CL_INVALID_GLOBAL_WORK_SIZE) X(CL_INVALID_ARG_SIZE)          \
-  X(CL_INVALID_ARG_VALUE) X(CL_INVALID_MEM_OBJECT) X(CL_MEM_OBJECT_ALLOCATION_FAILURE)       \
-  X(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) X(CL_INVALID_OPERATION)
+#define CL_ERRORS(X)                                                                               \
+  X(CL_SUCCESS)                                                                                    \
+  X(CL_OUT_OF_RESOURCES) X(CL_OUT_OF_HOST_MEMORY) X(CL_INVALID_VALUE)                              \
+      X(CL_INVALID_PROGRAM_EXECUTABLE) X(CL_INVALID_KERNEL) X(CL_INVALID_KERNEL_ARGS)              \
+          X(CL_INVALID_WORK_DIMENSION) X(CL_INVALID_WORK_GROUP_SIZE) X(CL_INVALID_WORK_ITEM_SIZE)  \
+              X(CL_INVALID_GLOBAL_OFFSET) X(CL_INVALID_GLOBAL_WORK_SIZE) X(CL_INVALID_ARG_SIZE)    \
+                  X(CL_INVALID_ARG_VALUE) X(CL_INVALID_MEM_OBJECT)                                 \
+                      X(CL_MEM_OBJECT_ALLOCATION_FAILURE)                                          \
+                          X(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) X(CL_INVALID_OPERATION)
 
-static cl_int error_code(const char *name)
-{
-#define X(c)                                                                                 \
-  if (!strcmp(name, #c))                                                                     \
+static cl_int error_code(const char *name) {
+#define X(c)                                                                                       \
+  if (!strcmp(name, #c))                                                                           \
     return c;
   CL_ERRORS(X)
 #undef X
@@ -581,18 +555,16 @@ static cl_int error_code(const char *name)
   return 0;
 }
 
-static const char *error_name(cl_int code)
-{
-#define X(c)                                                                                 \
-  if (code == c)                                                                             \
+static const char *error_name(cl_int code) {
+#define X(c)                                                                                       \
+  if (code == c)                                                                                   \
     return #c;
   CL_ERRORS(X)
 #undef X
   return "(other)";
 }
 
-static void set_args(struct sg_sample *s, cl_kernel k, struct test_case *tc)
-{
+static void set_args(struct sg_sample *s, cl_kernel k, struct test_case *tc) {
   for (cl_uint i = 0; i < tc->nargs; i++) {
     struct arg *a = &tc->args[i];
     cl_mem none = NULL;
@@ -602,25 +574,17 @@ static void set_args(struct sg_sample *s, cl_kernel k, struct test_case *tc)
                                 a->bytes);
       SG_CL(clSetKernelArg(k, i, sizeof(cl_mem), &a->mem));
       break;
-    case ARG_NULL:
-      SG_CL(clSetKernelArg(k, i, sizeof(cl_mem), &none));
-      break;
-    case ARG_LOCAL:
-      SG_CL(clSetKernelArg(k, i, a->size, NULL));
-      break;
-    case ARG_VALUE:
-      SG_CL(clSetKernelArg(k, i, a->size, a->bytes));
-      break;
-    case ARG_UNSET:
-      break;
+    case ARG_NULL: SG_CL(clSetKernelArg(k, i, sizeof(cl_mem), &none)); break;
+    case ARG_LOCAL: SG_CL(clSetKernelArg(k, i, a->size, NULL)); break;
+    case ARG_VALUE: SG_CL(clSetKernelArg(k, i, a->size, a->bytes)); break;
+    case ARG_UNSET: break;
     }
   }
 }
 
 /* Launches; returns the first error seen: from the enqueue, the wait or the
  * event's final status. */
-static cl_int launch(struct sg_sample *s, cl_kernel k, struct test_case *tc, int *enqueue_failed)
-{
+static cl_int launch(struct sg_sample *s, cl_kernel k, struct test_case *tc, int *enqueue_failed) {
   cl_event ev;
   cl_int err = clEnqueueNDRangeKernel(s->queue, k, tc->dim, tc->has_offset ? tc->offset : NULL,
                                       tc->global, tc->has_local ? tc->local : NULL, 0, NULL, &ev);
@@ -634,8 +598,7 @@ static cl_int launch(struct sg_sample *s, cl_kernel k, struct test_case *tc, int
   return err != CL_SUCCESS ? err : status < 0 ? status : CL_SUCCESS;
 }
 
-static int build(struct sg_sample *s, struct test_case *tc, const char *cl_path, cl_program *out)
-{
+static int build(struct sg_sample *s, struct test_case *tc, const char *cl_path, cl_program *out) {
   cl_int err;
   char *src = read_file(cl_path);
   const char *csrc = src;
@@ -651,8 +614,7 @@ static int build(struct sg_sample *s, struct test_case *tc, const char *cl_path,
   return err == CL_SUCCESS;
 }
 
-static int run_case(struct test_case *tc, const char *base)
-{
+static int run_case(struct test_case *tc, const char *base) {
   char path[PATH_MAX + 8];
   struct sg_sample s;
   cl_program prog;
@@ -724,8 +686,7 @@ static int run_case(struct test_case *tc, const char *base)
   return bad ? EXIT_MISMATCH : EXIT_OK;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
   static struct test_case tc;
   int i = 1;
   if (argc == 4 && !strcmp(argv[1], "-p")) {
