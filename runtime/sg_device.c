@@ -26,7 +26,7 @@ cl_device_id sg_device_init(cl_platform_id plat)
 {
   char err[256] = "";
   if (sg_config_from_env(&device.config, err, sizeof err) != SG_OK) {
-    fprintf(stderr, "SoftGPU: SOFTGPU_CONFIG: %s (no SoftGPU device available)\n", err);
+    fprintf(stderr, "SoftGPU: invalid machine configuration: %s; the platform has no device\n", err);
     return NULL;
   }
   if (sg_device_create(&device.config, &device.machine) != SG_OK) {
