@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: MIT */
+/* API tests, event family (OpenCL 3.0 spec 5.11 "Event Objects", 5.12 "User
+ * Events" as part of 5.11, 5.14 "Profiling Operations on Memory Objects and
+ * Kernels"), through the ICD loader. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <CL/cl.h>
+
+static cl_platform_id plat;
+static cl_device_id dev;
+static cl_context ctx;
+static cl_command_queue q, profq;
+static cl_mem buf;
+
+static int setup(void **state)
+{
+  (void)state;
+  cl_int err;
+  if (clGetPlatformIDs(1, &plat, NULL) != CL_SUCCESS ||
+      clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL) != CL_SUCCESS)
+    return -1;
+  ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+  q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
+  cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+  profq = clCreateCommandQueueWithProperties(ctx, dev, props, &err);
+  buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 1024, NULL, &err);
+  return err == CL_SUCCESS ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+  (void)state;
+  clReleaseMemObject(buf);
+  clReleaseCommandQueue(q);
+  clReleaseCommandQueue(profq);
+  return clReleaseContext(ctx) == CL_SUCCESS ? 0 : -1;
+}
+
+static cl_int status_of(cl_event ev)
+{
+  cl_int st = 99;
+  assert_int_equal(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL), CL_SUCCESS);
+  return st;
+}
+
+/* 5.11 clCreateUserEvent, clSetUserEventStatus, clGetEventInfo. */
+static void test_user_event(void **state)
+{
+  (void)state;
+  cl_int err;
+  cl_event ev = clCreateUserEvent(ctx, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  assert_int_equal(status_of(ev), CL_SUBMITTED);
+  cl_command_type type;
+  cl_command_queue owner = (cl_command_queue)1;
+  cl_context c;
+  cl_uint rc;
+  assert_int_equal(clGetEventInfo(ev, CL_EVENT_COMMAND_TYPE, sizeof type, &type, NULL), CL_SUCCESS);
+  assert_int_equal(type, CL_COMMAND_USER);
+  assert_int_equal(clGetEventInfo(ev, CL_EVENT_COMMAND_QUEUE, sizeof owner, &owner, NULL), CL_SUCCESS);
+  assert_null(owner);
+  assert_int_equal(clGetEventInfo(ev, CL_EVENT_CONTEXT, sizeof c, &c, NULL), CL_SUCCESS);
+  assert_ptr_equal(c, ctx);
+  assert_int_equal(clRetainEvent(ev), CL_SUCCESS);
+  assert_int_equal(clGetEventInfo(ev, CL_EVENT_REFERENCE_COUNT, sizeof rc, &rc, NULL), CL_SUCCESS);
+  assert_int_equal(rc, 2);
+  assert_int_equal(clReleaseEvent(ev), CL_SUCCESS);
+  /* CL_INVALID_VALUE: neither CL_COMPLETE nor negative; unknown info name. */
+  assert_int_equal(clSetUserEventStatus(ev, CL_RUNNING), CL_INVALID_VALUE);
+  assert_int_equal(clGetEventInfo(ev, 0x7fff, 0, NULL, NULL), CL_INVALID_VALUE);
+  assert_int_equal(clSetUserEventStatus(ev, CL_COMPLETE), CL_SUCCESS);
+  assert_int_equal(status_of(ev), CL_COMPLETE);
+  /* CL_INVALID_OPERATION: the status was already set. */
+  assert_int_equal(clSetUserEventStatus(ev, CL_COMPLETE), CL_INVALID_OPERATION);
+  assert_int_equal(clReleaseEvent(ev), CL_SUCCESS);
+
+  assert_null(clCreateUserEvent((cl_context)dev, &err));
+  assert_int_equal(err, CL_INVALID_CONTEXT);
+  /* CL_INVALID_EVENT: a command's event is not a user event. */
+  cl_event marker;
+  assert_int_equal(clEnqueueMarkerWithWaitList(q, 0, NULL, &marker), CL_SUCCESS);
+  assert_int_equal(clSetUserEventStatus(marker, CL_COMPLETE), CL_INVALID_EVENT);
+  assert_int_equal(clWaitForEvents(1, &marker), CL_SUCCESS);
+  clReleaseEvent(marker);
+}
+
+/* 5.11: a failed wait-list event fails the command, which does not run;
+ * blocking calls and clWaitForEvents report it. */
+static void test_failed_wait_list(void **state)
+{
+  (void)state;
+  cl_int err;
+  int zero = 0, value = 5, out = -1;
+  assert_int_equal(clEnqueueWriteBuffer(q, buf, CL_TRUE, 0, sizeof zero, &zero, 0, NULL, NULL), CL_SUCCESS);
+  cl_event gate = clCreateUserEvent(ctx, &err), write;
+  assert_int_equal(clEnqueueWriteBuffer(q, buf, CL_FALSE, 0, sizeof value, &value, 1, &gate, &write), CL_SUCCESS);
+  assert_int_equal(clSetUserEventStatus(gate, -1234), CL_SUCCESS);
+  assert_int_equal(clWaitForEvents(1, &write), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+  assert_int_equal(status_of(write), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+  assert_int_equal(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof out, &out, 0, NULL, NULL), CL_SUCCESS);
+  assert_int_equal(out, 0); /* the write never ran */
+  assert_int_equal(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof out, &out, 1, &gate, NULL),
+                   CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+  clReleaseEvent(write);
+  clReleaseEvent(gate);
+}
+
+/* 5.11 clWaitForEvents errors. */
+static void test_wait_errors(void **state)
+{
+  (void)state;
+  cl_int err;
+  assert_int_equal(clWaitForEvents(0, NULL), CL_INVALID_VALUE);
+  cl_event not_event = (cl_event)q;
+  assert_int_equal(clWaitForEvents(1, &not_event), CL_INVALID_EVENT);
+  cl_context other = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+  cl_event two[2] = {clCreateUserEvent(ctx, &err), clCreateUserEvent(other, &err)};
+  assert_int_equal(clWaitForEvents(2, two), CL_INVALID_CONTEXT);
+  clSetUserEventStatus(two[0], CL_COMPLETE);
+  clReleaseEvent(two[0]);
+  clReleaseEvent(two[1]);
+  clReleaseContext(other);
+}
+
+struct seen {
+  int calls;
+  cl_int status[4];
+};
+
+static void CL_CALLBACK record(cl_event ev, cl_int status, void *user_data)
+{
+  (void)ev;
+  struct seen *s = user_data;
+  s->status[s->calls++] = status;
+}
+
+/* 5.11 clSetEventCallback: called once the status is reached, at once when
+ * it already is, with the error status when the event fails. */
+static void test_callbacks(void **state)
+{
+  (void)state;
+  cl_int err;
+  struct seen done = {0}, submitted = {0}, failed = {0}, late = {0};
+  cl_event ev = clCreateUserEvent(ctx, &err);
+  assert_int_equal(clSetEventCallback(ev, CL_COMPLETE, record, &done), CL_SUCCESS);
+  assert_int_equal(clSetEventCallback(ev, CL_SUBMITTED, record, &submitted), CL_SUCCESS);
+  assert_int_equal(submitted.calls, 1); /* user events start CL_SUBMITTED */
+  assert_int_equal(submitted.status[0], CL_SUBMITTED);
+  assert_int_equal(done.calls, 0);
+  assert_int_equal(clSetUserEventStatus(ev, CL_COMPLETE), CL_SUCCESS);
+  assert_int_equal(done.calls, 1);
+  assert_int_equal(done.status[0], CL_COMPLETE);
+  assert_int_equal(clSetEventCallback(ev, CL_COMPLETE, record, &late), CL_SUCCESS);
+  assert_int_equal(late.calls, 1);
+  /* CL_INVALID_VALUE: NULL function or a status that is not a callback type. */
+  assert_int_equal(clSetEventCallback(ev, CL_COMPLETE, NULL, NULL), CL_INVALID_VALUE);
+  assert_int_equal(clSetEventCallback(ev, CL_QUEUED, record, &late), CL_INVALID_VALUE);
+  assert_int_equal(clSetEventCallback((cl_event)q, CL_COMPLETE, record, &late), CL_INVALID_EVENT);
+  clReleaseEvent(ev);
+
+  cl_event bad = clCreateUserEvent(ctx, &err);
+  assert_int_equal(clSetEventCallback(bad, CL_COMPLETE, record, &failed), CL_SUCCESS);
+  assert_int_equal(clSetUserEventStatus(bad, -99), CL_SUCCESS);
+  assert_int_equal(failed.calls, 1);
+  assert_int_equal(failed.status[0], -99);
+  clReleaseEvent(bad);
+
+  /* A command's event runs its callbacks from the queue. */
+  struct seen cmd = {0};
+  cl_event marker;
+  assert_int_equal(clEnqueueMarkerWithWaitList(q, 0, NULL, &marker), CL_SUCCESS);
+  assert_int_equal(clSetEventCallback(marker, CL_COMPLETE, record, &cmd), CL_SUCCESS);
+  assert_int_equal(clFinish(q), CL_SUCCESS);
+  assert_int_equal(cmd.calls, 1);
+  assert_int_equal(cmd.status[0], CL_COMPLETE);
+  clReleaseEvent(marker);
+}
+
+/* 5.14 clGetEventProfilingInfo: ordered times on a profiling queue;
+ * CL_PROFILING_INFO_NOT_AVAILABLE otherwise. */
+static void test_profiling(void **state)
+{
+  (void)state;
+  cl_int err;
+  char data[1024] = {1};
+  cl_event ev;
+  assert_int_equal(clEnqueueWriteBuffer(profq, buf, CL_TRUE, 0, sizeof data, data, 0, NULL, &ev), CL_SUCCESS);
+  cl_ulong t[5];
+  const cl_profiling_info names[5] = {CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT,
+                                      CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END,
+                                      CL_PROFILING_COMMAND_COMPLETE};
+  for (int i = 0; i < 5; i++)
+    assert_int_equal(clGetEventProfilingInfo(ev, names[i], sizeof t[i], &t[i], NULL), CL_SUCCESS);
+  assert_true(t[0] <= t[1] && t[1] <= t[2] && t[2] <= t[3]);
+  assert_int_equal(t[4], t[3]);
+  assert_int_equal(clGetEventProfilingInfo(ev, 0x7fff, sizeof t[0], t, NULL), CL_INVALID_VALUE);
+  clReleaseEvent(ev);
+
+  assert_int_equal(clEnqueueWriteBuffer(q, buf, CL_TRUE, 0, sizeof data, data, 0, NULL, &ev), CL_SUCCESS);
+  assert_int_equal(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t[0], t, NULL),
+                   CL_PROFILING_INFO_NOT_AVAILABLE);
+  clReleaseEvent(ev);
+  cl_event user = clCreateUserEvent(ctx, &err);
+  assert_int_equal(clGetEventProfilingInfo(user, CL_PROFILING_COMMAND_END, sizeof t[0], t, NULL),
+                   CL_PROFILING_INFO_NOT_AVAILABLE);
+  /* Not complete yet: held back by the user event. */
+  assert_int_equal(clEnqueueMarkerWithWaitList(profq, 1, &user, &ev), CL_SUCCESS);
+  assert_int_equal(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t[0], t, NULL),
+                   CL_PROFILING_INFO_NOT_AVAILABLE);
+  clSetUserEventStatus(user, CL_COMPLETE);
+  assert_int_equal(clWaitForEvents(1, &ev), CL_SUCCESS);
+  assert_int_equal(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t[0], t, NULL), CL_SUCCESS);
+  assert_int_equal(clGetEventProfilingInfo((cl_event)q, CL_PROFILING_COMMAND_END, sizeof t[0], t, NULL),
+                   CL_INVALID_EVENT);
+  clReleaseEvent(ev);
+  clReleaseEvent(user);
+}
+
+/* Events chain across queues: a command waits for another queue's event. */
+static void test_cross_queue_wait(void **state)
+{
+  (void)state;
+  cl_int err;
+  cl_event gate = clCreateUserEvent(ctx, &err), first, second;
+  int a = 11, out = 0;
+  assert_int_equal(clEnqueueWriteBuffer(profq, buf, CL_FALSE, 0, sizeof a, &a, 1, &gate, &first), CL_SUCCESS);
+  assert_int_equal(clEnqueueReadBuffer(q, buf, CL_FALSE, 0, sizeof out, &out, 1, &first, &second), CL_SUCCESS);
+  assert_true(status_of(second) > CL_COMPLETE);
+  clSetUserEventStatus(gate, CL_COMPLETE);
+  assert_int_equal(clWaitForEvents(1, &second), CL_SUCCESS);
+  assert_int_equal(out, 11);
+  cl_command_type type;
+  assert_int_equal(clGetEventInfo(second, CL_EVENT_COMMAND_TYPE, sizeof type, &type, NULL), CL_SUCCESS);
+  assert_int_equal(type, CL_COMMAND_READ_BUFFER);
+  clReleaseEvent(gate), clReleaseEvent(first), clReleaseEvent(second);
+  assert_int_equal(clRetainEvent((cl_event)ctx), CL_INVALID_EVENT);
+  assert_int_equal(clReleaseEvent((cl_event)ctx), CL_INVALID_EVENT);
+  assert_int_equal(clGetEventInfo((cl_event)ctx, CL_EVENT_CONTEXT, 0, NULL, NULL), CL_INVALID_EVENT);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_user_event),  cmocka_unit_test(test_failed_wait_list),
+      cmocka_unit_test(test_wait_errors), cmocka_unit_test(test_callbacks),
+      cmocka_unit_test(test_profiling),   cmocka_unit_test(test_cross_queue_wait),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
