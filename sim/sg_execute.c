@@ -529,11 +529,15 @@ reload:
     vmcase(SFU_D)    /* fd = sfu_fn(fs1 [, fs2]) in double */ FALU(sg_canon64(sfu64(u->rm, F1D, F2D))); vmbreak;
     vmcase(SG_BARRIER) /* wait for every unfinished warp of the CTA */
       if (mask != (w->lanes & ~w->exited)) {
+        top->pc = pc; /* a deferred path comes back to this barrier */
+        if (c->reconv->defer(stk))
+          goto reload;
         sg_core_fault(c, w, SG_FAULT_BARRIER_DIVERGENCE, pc, (unsigned)__builtin_ctzll(w->lanes & ~w->exited & ~mask), 0, 0,
                       "barrier reached by only part of a warp");
         FAULT();
       }
       top->pc = npc;
+      top->deferred = false;
       st = SG_WARP_BARRIER;
       goto out;
     vmcase(SG_EXIT)  /* active lanes finish */

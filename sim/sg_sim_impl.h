@@ -23,6 +23,7 @@ struct sg_code {
 
 struct sg_simt_entry {
   uint64_t pc, reconv_pc, mask;
+  bool deferred; /* set aside at a barrier so its sibling path runs first */
 };
 
 /* IPDOM: each divergence splits a mask into two non-empty parts, so a warp
@@ -43,6 +44,11 @@ struct sg_reconv_ops {
   /* Pops entries that reached their reconvergence PC or whose lanes all
    * exited. The warp is done when the depth drops to 0. */
   void (*settle)(struct sg_simt_stack *s, uint64_t exited);
+  /* The top reached a barrier with only part of the warp's live lanes. If a
+   * sibling path still has to run (say, the lanes taking an early return),
+   * sets the top aside and lets it run first; false if there is none, which
+   * makes the barrier divergent. */
+  bool (*defer)(struct sg_simt_stack *s);
 };
 extern const struct sg_reconv_ops sg_reconv_ipdom;
 

@@ -8,12 +8,12 @@
 
 static void ipdom_init(struct sg_simt_stack *s, uint64_t pc, uint64_t mask) {
   s->depth = 1;
-  s->e[0] = (struct sg_simt_entry){pc, SG_RECONV_EXIT, mask};
+  s->e[0] = (struct sg_simt_entry){pc, SG_RECONV_EXIT, mask, false};
 }
 
 static void push(struct sg_simt_stack *s, uint64_t pc, uint64_t reconv, uint64_t mask) {
   assert(s->depth < SG_SIMT_DEPTH);
-  s->e[s->depth++] = (struct sg_simt_entry){pc, reconv, mask};
+  s->e[s->depth++] = (struct sg_simt_entry){pc, reconv, mask, false};
 }
 
 /* The top either becomes the reconvergence entry (lanes wait there at pc r)
@@ -43,9 +43,26 @@ static void ipdom_settle(struct sg_simt_stack *s, uint64_t exited) {
   }
 }
 
+/* Siblings are adjacent: the path below the top with the same reconvergence
+ * PC has not run yet. Two paths both waiting at barriers cannot be merged
+ * (each waits for the other), so that stays a divergent barrier. */
+static bool ipdom_defer(struct sg_simt_stack *s) {
+  if (s->depth < 2)
+    return false;
+  struct sg_simt_entry *top = &s->e[s->depth - 1], *below = top - 1;
+  if (below->reconv_pc != top->reconv_pc || below->pc == below->reconv_pc || below->deferred)
+    return false;
+  struct sg_simt_entry t = *top;
+  t.deferred = true;
+  *top = *below;
+  *below = t;
+  return true;
+}
+
 const struct sg_reconv_ops sg_reconv_ipdom = {
     .name = "ipdom",
     .init = ipdom_init,
     .diverge = ipdom_diverge,
     .settle = ipdom_settle,
+    .defer = ipdom_defer,
 };

@@ -69,6 +69,31 @@ static void test_exit_then_barrier(void **state) {
   free(m);
 }
 
+/* The opposite layout: the lanes that go on to the barrier take the branch
+ * and run first; the barrier sets them aside until their sibling path (the
+ * early return) has run, then waits only for the lanes still alive. */
+static void test_barrier_then_exit(void **state) {
+  (void)state;
+  struct machine *m = machine_new(16, 4);
+  struct prog p;
+  prog_init(&p);
+  unsigned bar = label(&p);
+  prologue(&p);
+  emit(&p, SLTI(T0, S0, 3));
+  br(&p, F_BEQ, T0, ZERO, bar, -1);
+  emit(&p, SG_EXIT);
+  bind(&p, bar);
+  emit(&p, SG_BARRIER(ZERO));
+  emit(&p, LI(T1, 5));
+  emit(&p, SW(T1, 0, S1));
+  emit(&p, SG_EXIT);
+  assert_int_equal(machine_run(m, &p, 4, 0), SG_OK);
+  for (unsigned t = 0; t < 16; t++)
+    assert_int_equal(data32(m, t), t < 3 ? 0 : 5);
+  assert_int_equal(m->stats.barriers, 1);
+  free(m);
+}
+
 static void test_barrier_divergence(void **state) {
   (void)state;
   struct machine *m = machine_new(8, 8);
@@ -313,6 +338,7 @@ static void test_simt_csrs(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_barrier),         cmocka_unit_test(test_exit_then_barrier),
+      cmocka_unit_test(test_barrier_then_exit),
       cmocka_unit_test(test_barrier_divergence), cmocka_unit_test(test_null_fault),
       cmocka_unit_test(test_past_end_fault),  cmocka_unit_test(test_read_only_fault),
       cmocka_unit_test(test_misaligned_amo),  cmocka_unit_test(test_watchdog),
