@@ -11,283 +11,355 @@
 
 /* Direct3D and DX9 sharing exist only on Windows; on other systems their
  * slots are plain pointers (cl_icd.h) that the loader never calls. */
-static cl_int CL_API_CALL sg_unsupported_windows_only(void)
-{
+static cl_int CL_API_CALL sg_unsupported_windows_only(void) {
   return CL_INVALID_OPERATION;
 }
 
-static cl_int CL_API_CALL sg_unsupported_clSetCommandQueueProperty(cl_command_queue command_queue, cl_command_queue_properties properties, cl_bool enable, cl_command_queue_properties *old_properties)
-{
+static cl_int CL_API_CALL sg_unsupported_clSetCommandQueueProperty(
+    cl_command_queue command_queue, cl_command_queue_properties properties, cl_bool enable,
+    cl_command_queue_properties *old_properties) {
   sg_log_error("clSetCommandQueueProperty", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return CL_INVALID_OPERATION;
 }
 
-static cl_mem CL_API_CALL sg_unsupported_clCreateImage2D(cl_context context, cl_mem_flags flags, const cl_image_format *image_format, size_t image_width, size_t image_height, size_t image_row_pitch, void *host_ptr, cl_int *errcode_ret)
-{
+static cl_mem CL_API_CALL sg_unsupported_clCreateImage2D(cl_context context, cl_mem_flags flags,
+                                                         const cl_image_format *image_format,
+                                                         size_t image_width, size_t image_height,
+                                                         size_t image_row_pitch, void *host_ptr,
+                                                         cl_int *errcode_ret) {
   SG_SET_ERR(errcode_ret, CL_INVALID_OPERATION);
   sg_log_error("clCreateImage2D", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return NULL;
 }
 
-static cl_mem CL_API_CALL sg_unsupported_clCreateImage3D(cl_context context, cl_mem_flags flags, const cl_image_format *image_format, size_t image_width, size_t image_height, size_t image_depth, size_t image_row_pitch, size_t image_slice_pitch, void *host_ptr, cl_int *errcode_ret)
-{
+static cl_mem CL_API_CALL sg_unsupported_clCreateImage3D(cl_context context, cl_mem_flags flags,
+                                                         const cl_image_format *image_format,
+                                                         size_t image_width, size_t image_height,
+                                                         size_t image_depth, size_t image_row_pitch,
+                                                         size_t image_slice_pitch, void *host_ptr,
+                                                         cl_int *errcode_ret) {
   SG_SET_ERR(errcode_ret, CL_INVALID_OPERATION);
   sg_log_error("clCreateImage3D", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return NULL;
 }
 
-static cl_int CL_API_CALL sg_unsupported_clEnqueueReadImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_read, const size_t *origin, const size_t *region, size_t row_pitch, size_t slice_pitch, void *ptr, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
-{
+static cl_int CL_API_CALL sg_unsupported_clEnqueueReadImage(
+    cl_command_queue command_queue, cl_mem image, cl_bool blocking_read, const size_t *origin,
+    const size_t *region, size_t row_pitch, size_t slice_pitch, void *ptr,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
   sg_log_error("clEnqueueReadImage", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return CL_INVALID_OPERATION;
 }
 
-static cl_int CL_API_CALL sg_unsupported_clEnqueueWriteImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_write, const size_t *origin, const size_t *region, size_t input_row_pitch, size_t input_slice_pitch, const void *ptr, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
-{
+static cl_int CL_API_CALL sg_unsupported_clEnqueueWriteImage(
+    cl_command_queue command_queue, cl_mem image, cl_bool blocking_write, const size_t *origin,
+    const size_t *region, size_t input_row_pitch, size_t input_slice_pitch, const void *ptr,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
   sg_log_error("clEnqueueWriteImage", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return CL_INVALID_OPERATION;
 }
 
-static cl_int CL_API_CALL sg_unsupported_clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl_mem dst_image, const size_t *src_origin, const size_t *dst_origin, const size_t *region, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
-{
+static cl_int CL_API_CALL sg_unsupported_clEnqueueCopyImage(
+    cl_command_queue command_queue, cl_mem src_image, cl_mem dst_image, const size_t *src_origin,
+    const size_t *dst_origin, const size_t *region, cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list, cl_event *event) {
   sg_log_error("clEnqueueCopyImage", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return CL_INVALID_OPERATION;
 }
 
-static cl_int CL_API_CALL sg_unsupported_clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem src_image, cl_mem dst_buffer, const size_t *src_origin, const size_t *region, size_t dst_offset, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
-{
+static cl_int CL_API_CALL sg_unsupported_clEnqueueCopyImageToBuffer(
+    cl_command_queue command_queue, cl_mem src_image, cl_mem dst_buffer, const size_t *src_origin,
+    const size_t *region, size_t dst_offset, cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list, cl_event *event) {
   sg_log_error("clEnqueueCopyImageToBuffer", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return CL_INVALID_OPERATION;
 }
 
-static cl_int CL_API_CALL sg_unsupported_clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_image, size_t src_offset, const size_t *dst_origin, const size_t *region, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
-{
+static cl_int CL_API_CALL sg_unsupported_clEnqueueCopyBufferToImage(
+    cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_image, size_t src_offset,
+    const size_t *dst_origin, const size_t *region, cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list, cl_event *event) {
   sg_log_error("clEnqueueCopyBufferToImage", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return CL_INVALID_OPERATION;
 }
 
-static void * CL_API_CALL sg_unsupported_clEnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_map, cl_map_flags map_flags, const size_t *origin, const size_t *region, size_t *image_row_pitch, size_t *image_slice_pitch, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event, cl_int *errcode_ret)
-{
+static void *CL_API_CALL sg_unsupported_clEnqueueMapImage(
+    cl_command_queue command_queue, cl_mem image, cl_bool blocking_map, cl_map_flags map_flags,
+    const size_t *origin, const size_t *region, size_t *image_row_pitch, size_t *image_slice_pitch,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event,
+    cl_int *errcode_ret) {
   SG_SET_ERR(errcode_ret, CL_INVALID_OPERATION);
   sg_log_error("clEnqueueMapImage", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return NULL;
 }
 
-static cl_int CL_API_CALL sg_unsupported_clEnqueueNativeKernel(cl_command_queue command_queue, void(CL_CALLBACK *user_func)(void *), void *args, size_t cb_args, cl_uint num_mem_objects, const cl_mem *mem_list, const void **args_mem_loc, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
-{
+static cl_int CL_API_CALL sg_unsupported_clEnqueueNativeKernel(
+    cl_command_queue command_queue, void(CL_CALLBACK *user_func)(void *), void *args,
+    size_t cb_args, cl_uint num_mem_objects, const cl_mem *mem_list, const void **args_mem_loc,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
   sg_log_error("clEnqueueNativeKernel", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return CL_INVALID_OPERATION;
 }
 
-static cl_mem CL_API_CALL sg_unsupported_clCreateFromGLBuffer(cl_context context, cl_mem_flags flags, cl_GLuint bufobj, int *errcode_ret)
-{
+static cl_mem CL_API_CALL sg_unsupported_clCreateFromGLBuffer(cl_context context,
+                                                              cl_mem_flags flags, cl_GLuint bufobj,
+                                                              int *errcode_ret) {
   SG_SET_ERR(errcode_ret, CL_INVALID_OPERATION);
   sg_log_error("clCreateFromGLBuffer", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return NULL;
 }
 
-static cl_mem CL_API_CALL sg_unsupported_clCreateFromGLTexture2D(cl_context context, cl_mem_flags flags, cl_GLenum target, cl_GLint miplevel, cl_GLuint texture, cl_int *errcode_ret)
-{
+static cl_mem CL_API_CALL
+sg_unsupported_clCreateFromGLTexture2D(cl_context context, cl_mem_flags flags, cl_GLenum target,
+                                       cl_GLint miplevel, cl_GLuint texture, cl_int *errcode_ret) {
   SG_SET_ERR(errcode_ret, CL_INVALID_OPERATION);
   sg_log_error("clCreateFromGLTexture2D", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return NULL;
 }
 
-static cl_mem CL_API_CALL sg_unsupported_clCreateFromGLTexture3D(cl_context context, cl_mem_flags flags, cl_GLenum target, cl_GLint miplevel, cl_GLuint texture, cl_int *errcode_ret)
-{
+static cl_mem CL_API_CALL
+sg_unsupported_clCreateFromGLTexture3D(cl_context context, cl_mem_flags flags, cl_GLenum target,
+                                       cl_GLint miplevel, cl_GLuint texture, cl_int *errcode_ret) {
   SG_SET_ERR(errcode_ret, CL_INVALID_OPERATION);
   sg_log_error("clCreateFromGLTexture3D", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return NULL;
 }
 
-static cl_mem CL_API_CALL sg_unsupported_clCreateFromGLRenderbuffer(cl_context context, cl_mem_flags flags, cl_GLuint renderbuffer, cl_int *errcode_ret)
-{
+static cl_mem CL_API_CALL sg_unsupported_clCreateFromGLRenderbuffer(cl_context context,
+                                                                    cl_mem_flags flags,
+                                                                    cl_GLuint renderbuffer,
+                                                                    cl_int *errcode_ret) {
   SG_SET_ERR(errcode_ret, CL_INVALID_OPERATION);
   sg_log_error("clCreateFromGLRenderbuffer", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return NULL;
 }
 
-static cl_int CL_API_CALL sg_unsupported_clGetGLObjectInfo(cl_mem memobj, cl_gl_object_type *gl_object_type, cl_GLuint *gl_object_name)
-{
+static cl_int CL_API_CALL sg_unsupported_clGetGLObjectInfo(cl_mem memobj,
+                                                           cl_gl_object_type *gl_object_type,
+                                                           cl_GLuint *gl_object_name) {
   sg_log_error("clGetGLObjectInfo", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return CL_INVALID_OPERATION;
 }
 
-static cl_int CL_API_CALL sg_unsupported_clGetGLTextureInfo(cl_mem memobj, cl_gl_texture_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret)
-{
+static cl_int CL_API_CALL sg_unsupported_clGetGLTextureInfo(cl_mem memobj,
+                                                            cl_gl_texture_info param_name,
+                                                            size_t param_value_size,
+                                                            void *param_value,
+                                                            size_t *param_value_size_ret) {
   sg_log_error("clGetGLTextureInfo", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return CL_INVALID_OPERATION;
 }
 
-static cl_int CL_API_CALL sg_unsupported_clEnqueueAcquireGLObjects(cl_command_queue command_queue, cl_uint num_objects, const cl_mem *mem_objects, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
-{
+static cl_int CL_API_CALL sg_unsupported_clEnqueueAcquireGLObjects(
+    cl_command_queue command_queue, cl_uint num_objects, const cl_mem *mem_objects,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
   sg_log_error("clEnqueueAcquireGLObjects", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return CL_INVALID_OPERATION;
 }
 
-static cl_int CL_API_CALL sg_unsupported_clEnqueueReleaseGLObjects(cl_command_queue command_queue, cl_uint num_objects, const cl_mem *mem_objects, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
-{
+static cl_int CL_API_CALL sg_unsupported_clEnqueueReleaseGLObjects(
+    cl_command_queue command_queue, cl_uint num_objects, const cl_mem *mem_objects,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
   sg_log_error("clEnqueueReleaseGLObjects", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return CL_INVALID_OPERATION;
 }
 
-static cl_int CL_API_CALL sg_unsupported_clGetGLContextInfoKHR(const cl_context_properties *properties, cl_gl_context_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret)
-{
+static cl_int CL_API_CALL sg_unsupported_clGetGLContextInfoKHR(
+    const cl_context_properties *properties, cl_gl_context_info param_name, size_t param_value_size,
+    void *param_value, size_t *param_value_size_ret) {
   sg_log_error("clGetGLContextInfoKHR", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return CL_INVALID_OPERATION;
 }
 
-static cl_int CL_API_CALL sg_unsupported_clCreateSubDevicesEXT(cl_device_id in_device, const cl_device_partition_property_ext *partition_properties, cl_uint num_entries, cl_device_id *out_devices, cl_uint *num_devices)
-{
+static cl_int CL_API_CALL sg_unsupported_clCreateSubDevicesEXT(
+    cl_device_id in_device, const cl_device_partition_property_ext *partition_properties,
+    cl_uint num_entries, cl_device_id *out_devices, cl_uint *num_devices) {
   sg_log_error("clCreateSubDevicesEXT", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return CL_INVALID_OPERATION;
 }
 
-static cl_int CL_API_CALL sg_unsupported_clRetainDeviceEXT(cl_device_id device)
-{
+static cl_int CL_API_CALL sg_unsupported_clRetainDeviceEXT(cl_device_id device) {
   sg_log_error("clRetainDeviceEXT", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return CL_INVALID_OPERATION;
 }
 
-static cl_int CL_API_CALL sg_unsupported_clReleaseDeviceEXT(cl_device_id device)
-{
+static cl_int CL_API_CALL sg_unsupported_clReleaseDeviceEXT(cl_device_id device) {
   sg_log_error("clReleaseDeviceEXT", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return CL_INVALID_OPERATION;
 }
 
-static cl_event CL_API_CALL sg_unsupported_clCreateEventFromGLsyncKHR(cl_context context, cl_GLsync sync, cl_int *errcode_ret)
-{
+static cl_event CL_API_CALL sg_unsupported_clCreateEventFromGLsyncKHR(cl_context context,
+                                                                      cl_GLsync sync,
+                                                                      cl_int *errcode_ret) {
   SG_SET_ERR(errcode_ret, CL_INVALID_OPERATION);
   sg_log_error("clCreateEventFromGLsyncKHR", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return NULL;
 }
 
-static cl_mem CL_API_CALL sg_unsupported_clCreateImage(cl_context context, cl_mem_flags flags, const cl_image_format *image_format, const cl_image_desc *image_desc, void *host_ptr, cl_int *errcode_ret)
-{
+static cl_mem CL_API_CALL sg_unsupported_clCreateImage(cl_context context, cl_mem_flags flags,
+                                                       const cl_image_format *image_format,
+                                                       const cl_image_desc *image_desc,
+                                                       void *host_ptr, cl_int *errcode_ret) {
   SG_SET_ERR(errcode_ret, CL_INVALID_OPERATION);
   sg_log_error("clCreateImage", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return NULL;
 }
 
-static cl_int CL_API_CALL sg_unsupported_clEnqueueFillImage(cl_command_queue command_queue, cl_mem image, const void *fill_color, const size_t origin[3], const size_t region[3], cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
-{
+static cl_int CL_API_CALL sg_unsupported_clEnqueueFillImage(
+    cl_command_queue command_queue, cl_mem image, const void *fill_color, const size_t origin[3],
+    const size_t region[3], cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+    cl_event *event) {
   sg_log_error("clEnqueueFillImage", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return CL_INVALID_OPERATION;
 }
 
-static cl_mem CL_API_CALL sg_unsupported_clCreateFromGLTexture(cl_context context, cl_mem_flags flags, cl_GLenum target, cl_GLint miplevel, cl_GLuint texture, cl_int *errcode_ret)
-{
+static cl_mem CL_API_CALL sg_unsupported_clCreateFromGLTexture(cl_context context,
+                                                               cl_mem_flags flags, cl_GLenum target,
+                                                               cl_GLint miplevel, cl_GLuint texture,
+                                                               cl_int *errcode_ret) {
   SG_SET_ERR(errcode_ret, CL_INVALID_OPERATION);
   sg_log_error("clCreateFromGLTexture", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return NULL;
 }
 
-static cl_mem CL_API_CALL sg_unsupported_clCreateFromEGLImageKHR(cl_context context, CLeglDisplayKHR display, CLeglImageKHR image, cl_mem_flags flags, const cl_egl_image_properties_khr *properties, cl_int *errcode_ret)
-{
+static cl_mem CL_API_CALL sg_unsupported_clCreateFromEGLImageKHR(
+    cl_context context, CLeglDisplayKHR display, CLeglImageKHR image, cl_mem_flags flags,
+    const cl_egl_image_properties_khr *properties, cl_int *errcode_ret) {
   SG_SET_ERR(errcode_ret, CL_INVALID_OPERATION);
   sg_log_error("clCreateFromEGLImageKHR", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return NULL;
 }
 
-static cl_int CL_API_CALL sg_unsupported_clEnqueueAcquireEGLObjectsKHR(cl_command_queue command_queue, cl_uint num_objects, const cl_mem *mem_objects, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
-{
+static cl_int CL_API_CALL sg_unsupported_clEnqueueAcquireEGLObjectsKHR(
+    cl_command_queue command_queue, cl_uint num_objects, const cl_mem *mem_objects,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
   sg_log_error("clEnqueueAcquireEGLObjectsKHR", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return CL_INVALID_OPERATION;
 }
 
-static cl_int CL_API_CALL sg_unsupported_clEnqueueReleaseEGLObjectsKHR(cl_command_queue command_queue, cl_uint num_objects, const cl_mem *mem_objects, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
-{
+static cl_int CL_API_CALL sg_unsupported_clEnqueueReleaseEGLObjectsKHR(
+    cl_command_queue command_queue, cl_uint num_objects, const cl_mem *mem_objects,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
   sg_log_error("clEnqueueReleaseEGLObjectsKHR", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return CL_INVALID_OPERATION;
 }
 
-static cl_event CL_API_CALL sg_unsupported_clCreateEventFromEGLSyncKHR(cl_context context, CLeglSyncKHR sync, CLeglDisplayKHR display, cl_int *errcode_ret)
-{
+static cl_event CL_API_CALL sg_unsupported_clCreateEventFromEGLSyncKHR(cl_context context,
+                                                                       CLeglSyncKHR sync,
+                                                                       CLeglDisplayKHR display,
+                                                                       cl_int *errcode_ret) {
   SG_SET_ERR(errcode_ret, CL_INVALID_OPERATION);
   sg_log_error("clCreateEventFromEGLSyncKHR", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return NULL;
 }
 
-static cl_mem CL_API_CALL sg_unsupported_clCreatePipe(cl_context context, cl_mem_flags flags, cl_uint pipe_packet_size, cl_uint pipe_max_packets, const cl_pipe_properties * properties, cl_int * errcode_ret)
-{
+static cl_mem CL_API_CALL sg_unsupported_clCreatePipe(cl_context context, cl_mem_flags flags,
+                                                      cl_uint pipe_packet_size,
+                                                      cl_uint pipe_max_packets,
+                                                      const cl_pipe_properties *properties,
+                                                      cl_int *errcode_ret) {
   SG_SET_ERR(errcode_ret, CL_INVALID_OPERATION);
   sg_log_error("clCreatePipe", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return NULL;
 }
 
-static cl_int CL_API_CALL sg_unsupported_clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name, size_t param_value_size, void * param_value, size_t * param_value_size_ret)
-{
+static cl_int CL_API_CALL sg_unsupported_clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name,
+                                                       size_t param_value_size, void *param_value,
+                                                       size_t *param_value_size_ret) {
   sg_log_error("clGetPipeInfo", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return CL_INVALID_OPERATION;
 }
 
-static void * CL_API_CALL sg_unsupported_clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, unsigned int alignment)
-{
+static void *CL_API_CALL sg_unsupported_clSVMAlloc(cl_context context, cl_svm_mem_flags flags,
+                                                   size_t size, unsigned int alignment) {
   sg_log_error("clSVMAlloc", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return NULL;
 }
 
-static void CL_API_CALL sg_unsupported_clSVMFree(cl_context context, void * svm_pointer)
-{
+static void CL_API_CALL sg_unsupported_clSVMFree(cl_context context, void *svm_pointer) {
   sg_log_error("clSVMFree", CL_INVALID_OPERATION, "not supported by SoftGPU");
 }
 
-static cl_int CL_API_CALL sg_unsupported_clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers, void ** svm_pointers, void(CL_CALLBACK *pfn_free_func)(cl_command_queue queue, cl_uint num_svm_pointers, void ** /* svm_pointers[] */, void * user_data), void * user_data, cl_uint num_events_in_wait_list, const cl_event * event_wait_list, cl_event * event)
-{
+static cl_int CL_API_CALL sg_unsupported_clEnqueueSVMFree(
+    cl_command_queue command_queue, cl_uint num_svm_pointers, void **svm_pointers,
+    void(CL_CALLBACK *pfn_free_func)(cl_command_queue queue, cl_uint num_svm_pointers,
+                                     void ** /* svm_pointers[] */, void *user_data),
+    void *user_data, cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+    cl_event *event) {
   sg_log_error("clEnqueueSVMFree", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return CL_INVALID_OPERATION;
 }
 
-static cl_int CL_API_CALL sg_unsupported_clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy, void * dst_ptr, const void * src_ptr, size_t size, cl_uint num_events_in_wait_list, const cl_event * event_wait_list, cl_event * event)
-{
+static cl_int CL_API_CALL sg_unsupported_clEnqueueSVMMemcpy(cl_command_queue command_queue,
+                                                            cl_bool blocking_copy, void *dst_ptr,
+                                                            const void *src_ptr, size_t size,
+                                                            cl_uint num_events_in_wait_list,
+                                                            const cl_event *event_wait_list,
+                                                            cl_event *event) {
   sg_log_error("clEnqueueSVMMemcpy", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return CL_INVALID_OPERATION;
 }
 
-static cl_int CL_API_CALL sg_unsupported_clEnqueueSVMMemFill(cl_command_queue command_queue, void * svm_ptr, const void * pattern, size_t pattern_size, size_t size, cl_uint num_events_in_wait_list, const cl_event * event_wait_list, cl_event * event)
-{
+static cl_int CL_API_CALL sg_unsupported_clEnqueueSVMMemFill(cl_command_queue command_queue,
+                                                             void *svm_ptr, const void *pattern,
+                                                             size_t pattern_size, size_t size,
+                                                             cl_uint num_events_in_wait_list,
+                                                             const cl_event *event_wait_list,
+                                                             cl_event *event) {
   sg_log_error("clEnqueueSVMMemFill", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return CL_INVALID_OPERATION;
 }
 
-static cl_int CL_API_CALL sg_unsupported_clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map, cl_map_flags map_flags, void * svm_ptr, size_t size, cl_uint num_events_in_wait_list, const cl_event * event_wait_list, cl_event * event)
-{
+static cl_int CL_API_CALL sg_unsupported_clEnqueueSVMMap(
+    cl_command_queue command_queue, cl_bool blocking_map, cl_map_flags map_flags, void *svm_ptr,
+    size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+    cl_event *event) {
   sg_log_error("clEnqueueSVMMap", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return CL_INVALID_OPERATION;
 }
 
-static cl_int CL_API_CALL sg_unsupported_clEnqueueSVMUnmap(cl_command_queue command_queue, void * svm_ptr, cl_uint num_events_in_wait_list, const cl_event * event_wait_list, cl_event * event)
-{
+static cl_int CL_API_CALL sg_unsupported_clEnqueueSVMUnmap(cl_command_queue command_queue,
+                                                           void *svm_ptr,
+                                                           cl_uint num_events_in_wait_list,
+                                                           const cl_event *event_wait_list,
+                                                           cl_event *event) {
   sg_log_error("clEnqueueSVMUnmap", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return CL_INVALID_OPERATION;
 }
 
-static cl_int CL_API_CALL sg_unsupported_clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void * arg_value)
-{
+static cl_int CL_API_CALL sg_unsupported_clSetKernelArgSVMPointer(cl_kernel kernel,
+                                                                  cl_uint arg_index,
+                                                                  const void *arg_value) {
   sg_log_error("clSetKernelArgSVMPointer", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return CL_INVALID_OPERATION;
 }
 
-static cl_int CL_API_CALL sg_unsupported_clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name, size_t param_value_size, const void * param_value)
-{
+static cl_int CL_API_CALL sg_unsupported_clSetKernelExecInfo(cl_kernel kernel,
+                                                             cl_kernel_exec_info param_name,
+                                                             size_t param_value_size,
+                                                             const void *param_value) {
   sg_log_error("clSetKernelExecInfo", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return CL_INVALID_OPERATION;
 }
 
-static cl_int CL_API_CALL sg_unsupported_clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_pointers, const void **svm_pointers, const size_t *sizes, cl_mem_migration_flags flags, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
-{
+static cl_int CL_API_CALL sg_unsupported_clEnqueueSVMMigrateMem(
+    cl_command_queue command_queue, cl_uint num_svm_pointers, const void **svm_pointers,
+    const size_t *sizes, cl_mem_migration_flags flags, cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list, cl_event *event) {
   sg_log_error("clEnqueueSVMMigrateMem", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return CL_INVALID_OPERATION;
 }
 
-static cl_int CL_API_CALL sg_unsupported_clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device, cl_command_queue command_queue)
-{
+static cl_int CL_API_CALL sg_unsupported_clSetDefaultDeviceCommandQueue(
+    cl_context context, cl_device_id device, cl_command_queue command_queue) {
   sg_log_error("clSetDefaultDeviceCommandQueue", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return CL_INVALID_OPERATION;
 }
 
-static cl_mem CL_API_CALL sg_unsupported_clCreateImageWithProperties(cl_context context, const cl_mem_properties *properties, cl_mem_flags flags, const cl_image_format *image_format, const cl_image_desc *image_desc, void *host_ptr, cl_int *errcode_ret)
-{
+static cl_mem CL_API_CALL sg_unsupported_clCreateImageWithProperties(
+    cl_context context, const cl_mem_properties *properties, cl_mem_flags flags,
+    const cl_image_format *image_format, const cl_image_desc *image_desc, void *host_ptr,
+    cl_int *errcode_ret) {
   SG_SET_ERR(errcode_ret, CL_INVALID_OPERATION);
   sg_log_error("clCreateImageWithProperties", CL_INVALID_OPERATION, "not supported by SoftGPU");
   return NULL;

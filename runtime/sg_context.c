@@ -7,8 +7,7 @@
 
 #include "sg_runtime.h"
 
-static void context_destroy(void *self)
-{
+static void context_destroy(void *self) {
   cl_context ctx = self;
   /* The spec calls destructor callbacks in reverse order of registration;
    * they are pushed on the front of the list. */
@@ -23,8 +22,7 @@ static void context_destroy(void *self)
 }
 
 /* Checks the 0-terminated property list and copies it into ctx. */
-static cl_int context_properties(cl_context ctx, const cl_context_properties *props)
-{
+static cl_int context_properties(cl_context ctx, const cl_context_properties *props) {
   cl_int err = CL_SUCCESS;
   if (!props)
     return CL_SUCCESS;
@@ -56,9 +54,9 @@ fail:
 }
 
 static cl_context context_create(const cl_context_properties *props, cl_device_id dev,
-                                 void(CL_CALLBACK *notify)(const char *, const void *, size_t, void *),
-                                 void *user_data, cl_int *errcode_ret)
-{
+                                 void(CL_CALLBACK *notify)(const char *, const void *, size_t,
+                                                           void *),
+                                 void *user_data, cl_int *errcode_ret) {
   cl_int err = CL_SUCCESS;
   cl_context ctx = calloc(1, sizeof *ctx);
   SG_CHECK(ctx, CL_OUT_OF_HOST_MEMORY, "no memory for the context");
@@ -80,18 +78,17 @@ fail:
   return NULL;
 }
 
-CL_API_ENTRY cl_context CL_API_CALL
-clCreateContext(const cl_context_properties *properties, cl_uint num_devices,
-                const cl_device_id *devices,
-                void(CL_CALLBACK *pfn_notify)(const char *, const void *, size_t, void *),
-                void *user_data, cl_int *errcode_ret)
-{
+CL_API_ENTRY cl_context CL_API_CALL clCreateContext(
+    const cl_context_properties *properties, cl_uint num_devices, const cl_device_id *devices,
+    void(CL_CALLBACK *pfn_notify)(const char *, const void *, size_t, void *), void *user_data,
+    cl_int *errcode_ret) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(devices && num_devices, CL_INVALID_VALUE, "devices is NULL or num_devices is 0");
   SG_CHECK(pfn_notify || !user_data, CL_INVALID_VALUE, "user_data given without pfn_notify");
   /* Duplicates are ignored (OpenCL 3.0, 4.4): SoftGPU has one device. */
   for (cl_uint i = 0; i < num_devices; i++)
-    SG_CHECK(sg_valid(devices[i], SG_KIND_DEVICE), CL_INVALID_DEVICE, "devices[%u] is not a valid device", i);
+    SG_CHECK(sg_valid(devices[i], SG_KIND_DEVICE), CL_INVALID_DEVICE,
+             "devices[%u] is not a valid device", i);
   return context_create(properties, devices[0], pfn_notify, user_data, errcode_ret);
 fail:
   SG_SET_ERR(errcode_ret, err);
@@ -101,8 +98,7 @@ fail:
 CL_API_ENTRY cl_context CL_API_CALL
 clCreateContextFromType(const cl_context_properties *properties, cl_device_type device_type,
                         void(CL_CALLBACK *pfn_notify)(const char *, const void *, size_t, void *),
-                        void *user_data, cl_int *errcode_ret)
-{
+                        void *user_data, cl_int *errcode_ret) {
   cl_int err = CL_SUCCESS;
   cl_device_id dev = NULL;
   SG_CHECK(pfn_notify || !user_data, CL_INVALID_VALUE, "user_data given without pfn_notify");
@@ -114,8 +110,7 @@ fail:
   return NULL;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clRetainContext(cl_context ctx)
-{
+CL_API_ENTRY cl_int CL_API_CALL clRetainContext(cl_context ctx) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(ctx, SG_KIND_CONTEXT), CL_INVALID_CONTEXT, "context is not a valid context");
   sg_retain(ctx);
@@ -123,8 +118,7 @@ fail:
   return err;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clReleaseContext(cl_context ctx)
-{
+CL_API_ENTRY cl_int CL_API_CALL clReleaseContext(cl_context ctx) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(ctx, SG_KIND_CONTEXT), CL_INVALID_CONTEXT, "context is not a valid context");
   sg_release(ctx);
@@ -134,8 +128,7 @@ fail:
 
 CL_API_ENTRY cl_int CL_API_CALL clGetContextInfo(cl_context ctx, cl_context_info param_name,
                                                  size_t param_value_size, void *param_value,
-                                                 size_t *param_value_size_ret)
-{
+                                                 size_t *param_value_size_ret) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(ctx, SG_KIND_CONTEXT), CL_INVALID_CONTEXT, "context is not a valid context");
   switch (param_name) {
@@ -152,8 +145,7 @@ fail:
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clSetContextDestructorCallback(
-    cl_context ctx, void(CL_CALLBACK *pfn_notify)(cl_context, void *), void *user_data)
-{
+    cl_context ctx, void(CL_CALLBACK *pfn_notify)(cl_context, void *), void *user_data) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(ctx, SG_KIND_CONTEXT), CL_INVALID_CONTEXT, "context is not a valid context");
   SG_CHECK(pfn_notify, CL_INVALID_VALUE, "pfn_notify is NULL");

@@ -12,8 +12,7 @@ static char device_name[128];
 
 /* Global memory the runtime hands out lives in host memory; one allocation
  * may take a quarter of it (at least 128 MiB, the spec's floor). */
-cl_ulong sg_device_max_alloc(cl_device_id d)
-{
+cl_ulong sg_device_max_alloc(cl_device_id d) {
   const struct sg_config *c = &d->config;
   cl_ulong quarter = c->global_mem_size / 4, floor = 128ull << 20;
   cl_ulong v = quarter > floor ? quarter : floor;
@@ -22,11 +21,11 @@ cl_ulong sg_device_max_alloc(cl_device_id d)
 
 /* An invalid SOFTGPU_CONFIG leaves the platform without a device: every
  * program then gets CL_DEVICE_NOT_FOUND and the message says why. */
-cl_device_id sg_device_init(cl_platform_id plat)
-{
+cl_device_id sg_device_init(cl_platform_id plat) {
   char err[256] = "";
   if (sg_config_from_env(&device.config, err, sizeof err) != SG_OK) {
-    fprintf(stderr, "SoftGPU: invalid machine configuration: %s; the platform has no device\n", err);
+    fprintf(stderr, "SoftGPU: invalid machine configuration: %s; the platform has no device\n",
+            err);
     return NULL;
   }
   if (sg_device_create(&device.config, &device.machine) != SG_OK) {
@@ -40,8 +39,7 @@ cl_device_id sg_device_init(cl_platform_id plat)
   return &device;
 }
 
-static bool has_feature(const char *list, const char *name)
-{
+static bool has_feature(const char *list, const char *name) {
   size_t len = strlen(name);
   for (const char *p = strstr(list, name); p; p = strstr(p + 1, name))
     if ((p == list || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0'))
@@ -50,8 +48,7 @@ static bool has_feature(const char *list, const char *name)
 }
 
 static cl_int name_versions(size_t param_value_size, void *param_value,
-                            size_t *param_value_size_ret, const char *names, cl_version v)
-{
+                            size_t *param_value_size_ret, const char *names, cl_version v) {
   size_t n = sg_name_versions(names, v, NULL);
   cl_name_version list[n ? n : 1];
   sg_name_versions(names, v, list);
@@ -66,8 +63,7 @@ static cl_int name_versions(size_t param_value_size, void *param_value,
 #define NONE() return sg_info(param_value_size, param_value, param_value_size_ret, NULL, 0)
 
 static cl_int device_info(cl_device_id d, cl_device_info param_name, size_t param_value_size,
-                          void *param_value, size_t *param_value_size_ret)
-{
+                          void *param_value, size_t *param_value_size_ret) {
   const struct sg_config *c = &d->config;
   const char *features = sg_compiler_c_features();
   const char *extensions = sg_compiler_extensions();
@@ -85,9 +81,10 @@ static cl_int device_info(cl_device_id d, cl_device_info param_name, size_t para
   case CL_DEVICE_NUMERIC_VERSION: SG_INFO_VAL(cl_version, CL_MAKE_VERSION(3, 0, 0));
   case CL_DEVICE_OPENCL_C_VERSION: STR("OpenCL C 1.2");
   case CL_DEVICE_OPENCL_C_ALL_VERSIONS: {
-    static const cl_name_version all[] = {
-        {CL_MAKE_VERSION(1, 0, 0), "OpenCL C"}, {CL_MAKE_VERSION(1, 1, 0), "OpenCL C"},
-        {CL_MAKE_VERSION(1, 2, 0), "OpenCL C"}, {CL_MAKE_VERSION(3, 0, 0), "OpenCL C"}};
+    static const cl_name_version all[] = {{CL_MAKE_VERSION(1, 0, 0), "OpenCL C"},
+                                          {CL_MAKE_VERSION(1, 1, 0), "OpenCL C"},
+                                          {CL_MAKE_VERSION(1, 2, 0), "OpenCL C"},
+                                          {CL_MAKE_VERSION(3, 0, 0), "OpenCL C"}};
     return sg_info(param_value_size, param_value, param_value_size_ret, all, sizeof all);
   }
   case CL_DEVICE_OPENCL_C_FEATURES:
@@ -106,7 +103,7 @@ static cl_int device_info(cl_device_id d, cl_device_info param_name, size_t para
   case CL_DEVICE_IL_VERSION: STR("");
   case CL_DEVICE_ILS_WITH_VERSION: NONE();
   case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED: STR("v0000-01-01-00"); /* never submitted */
-  case CL_DEVICE_REFERENCE_COUNT: UINT(1); /* a root device */
+  case CL_DEVICE_REFERENCE_COUNT: UINT(1);                                 /* a root device */
   case CL_DEVICE_PARENT_DEVICE: SG_INFO_VAL(cl_device_id, NULL);
   case CL_DEVICE_PARTITION_MAX_SUB_DEVICES: UINT(0);
   case CL_DEVICE_PARTITION_PROPERTIES: SG_INFO_VAL(cl_device_partition_property, 0);
@@ -225,8 +222,7 @@ static cl_int device_info(cl_device_id d, cl_device_info param_name, size_t para
 
 CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info param_name,
                                                 size_t param_value_size, void *param_value,
-                                                size_t *param_value_size_ret)
-{
+                                                size_t *param_value_size_ret) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(d, SG_KIND_DEVICE), CL_INVALID_DEVICE, "device is not a valid device");
   return device_info(d, param_name, param_value_size, param_value, param_value_size_ret);
@@ -234,27 +230,30 @@ fail:
   return err;
 }
 
-#define SG_DEVICE_TYPES                                                        \
-  (CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU |          \
-   CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM)
+#define SG_DEVICE_TYPES                                                                            \
+  (CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR | \
+   CL_DEVICE_TYPE_CUSTOM)
 
 /* A NULL platform selects SoftGPU's (the choice the spec leaves open). */
 CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id plat, cl_device_type type,
                                                cl_uint num_entries, cl_device_id *devices,
-                                               cl_uint *num_devices)
-{
+                                               cl_uint *num_devices) {
   cl_int err = CL_SUCCESS;
   if (!plat)
     plat = sg_platform_get();
-  SG_CHECK(sg_valid(plat, SG_KIND_PLATFORM), CL_INVALID_PLATFORM, "platform is not a valid platform");
+  SG_CHECK(sg_valid(plat, SG_KIND_PLATFORM), CL_INVALID_PLATFORM,
+           "platform is not a valid platform");
   SG_CHECK(type == CL_DEVICE_TYPE_ALL || (type & ~(cl_device_type)SG_DEVICE_TYPES) == 0,
-           CL_INVALID_DEVICE_TYPE, "device_type 0x%llx is not a valid type", (unsigned long long)type);
-  SG_CHECK(!(num_entries == 0 && devices), CL_INVALID_VALUE, "num_entries is 0 but devices is not NULL");
+           CL_INVALID_DEVICE_TYPE, "device_type 0x%llx is not a valid type",
+           (unsigned long long)type);
+  SG_CHECK(!(num_entries == 0 && devices), CL_INVALID_VALUE,
+           "num_entries is 0 but devices is not NULL");
   SG_CHECK(devices || num_devices, CL_INVALID_VALUE, "devices and num_devices are both NULL");
   bool match = plat->device && (type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_DEFAULT));
   if (num_devices)
     *num_devices = match ? 1 : 0;
-  SG_CHECK(match, CL_DEVICE_NOT_FOUND, "no SoftGPU device of type 0x%llx", (unsigned long long)type);
+  SG_CHECK(match, CL_DEVICE_NOT_FOUND, "no SoftGPU device of type 0x%llx",
+           (unsigned long long)type);
   if (devices)
     devices[0] = plat->device;
 fail:
@@ -262,16 +261,14 @@ fail:
 }
 
 /* The device is a root device: retain and release only validate it. */
-CL_API_ENTRY cl_int CL_API_CALL clRetainDevice(cl_device_id d)
-{
+CL_API_ENTRY cl_int CL_API_CALL clRetainDevice(cl_device_id d) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(d, SG_KIND_DEVICE), CL_INVALID_DEVICE, "device is not a valid device");
 fail:
   return err;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clReleaseDevice(cl_device_id d)
-{
+CL_API_ENTRY cl_int CL_API_CALL clReleaseDevice(cl_device_id d) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(d, SG_KIND_DEVICE), CL_INVALID_DEVICE, "device is not a valid device");
 fail:
@@ -283,8 +280,7 @@ fail:
 CL_API_ENTRY cl_int CL_API_CALL clCreateSubDevices(cl_device_id d,
                                                    const cl_device_partition_property *properties,
                                                    cl_uint num_devices, cl_device_id *out_devices,
-                                                   cl_uint *num_devices_ret)
-{
+                                                   cl_uint *num_devices_ret) {
   (void)properties, (void)num_devices, (void)out_devices, (void)num_devices_ret;
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(d, SG_KIND_DEVICE), CL_INVALID_DEVICE, "device is not a valid device");
@@ -294,8 +290,7 @@ fail:
 }
 
 /* The device timer is the host's monotonic clock (functional mode). */
-CL_API_ENTRY cl_int CL_API_CALL clGetHostTimer(cl_device_id d, cl_ulong *host_timestamp)
-{
+CL_API_ENTRY cl_int CL_API_CALL clGetHostTimer(cl_device_id d, cl_ulong *host_timestamp) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(d, SG_KIND_DEVICE), CL_INVALID_DEVICE, "device is not a valid device");
   SG_CHECK(host_timestamp, CL_INVALID_VALUE, "host_timestamp is NULL");
@@ -305,8 +300,7 @@ fail:
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetDeviceAndHostTimer(cl_device_id d, cl_ulong *device_timestamp,
-                                                        cl_ulong *host_timestamp)
-{
+                                                        cl_ulong *host_timestamp) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(d, SG_KIND_DEVICE), CL_INVALID_DEVICE, "device is not a valid device");
   SG_CHECK(device_timestamp && host_timestamp, CL_INVALID_VALUE, "a timestamp pointer is NULL");

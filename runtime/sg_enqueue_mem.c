@@ -9,17 +9,16 @@
 #include "sg_runtime.h"
 
 struct xfer {
-  cl_mem mems[2];      /* held internally until the command is done */
+  cl_mem mems[2]; /* held internally until the command is done */
   uint8_t *dst;
-  const uint8_t *src;  /* NULL for a fill */
-  size_t region[3];    /* bytes, rows, slices */
+  const uint8_t *src;                /* NULL for a fill */
+  size_t region[3];                  /* bytes, rows, slices */
   size_t dst_pitch[2], src_pitch[2]; /* row, slice */
   size_t pattern_size;
   uint8_t pattern[128];
 };
 
-static cl_int run_copy(struct sg_command *cmd)
-{
+static cl_int run_copy(struct sg_command *cmd) {
   const struct xfer *x = cmd->payload;
   for (size_t z = 0; z < x->region[2]; z++)
     for (size_t y = 0; y < x->region[1]; y++)
@@ -28,16 +27,14 @@ static cl_int run_copy(struct sg_command *cmd)
   return CL_SUCCESS;
 }
 
-static cl_int run_fill(struct sg_command *cmd)
-{
+static cl_int run_fill(struct sg_command *cmd) {
   const struct xfer *x = cmd->payload;
   for (size_t i = 0; i < x->region[0]; i += x->pattern_size)
     memcpy(x->dst + i, x->pattern, x->pattern_size);
   return CL_SUCCESS;
 }
 
-static void xfer_free(struct sg_command *cmd)
-{
+static void xfer_free(struct sg_command *cmd) {
   struct xfer *x = cmd->payload;
   for (int i = 0; i < 2; i++)
     if (x->mems[i])
@@ -48,8 +45,7 @@ static void xfer_free(struct sg_command *cmd)
 /* Wraps x (which must come from calloc) in a command and submits it. */
 static cl_int submit(cl_command_queue q, cl_command_type type, cl_int (*run)(struct sg_command *),
                      struct xfer *x, cl_uint num_waits, const cl_event *waits, cl_event *event,
-                     bool blocking)
-{
+                     bool blocking) {
   struct sg_command *cmd = calloc(1, sizeof *cmd);
   if (!cmd) {
     free(x);
@@ -62,8 +58,7 @@ static cl_int submit(cl_command_queue q, cl_command_type type, cl_int (*run)(str
   return sg_queue_submit(q, cmd, num_waits, waits, event, blocking);
 }
 
-static struct xfer *xfer_new(cl_mem a, cl_mem b)
-{
+static struct xfer *xfer_new(cl_mem a, cl_mem b) {
   struct xfer *x = calloc(1, sizeof *x);
   if (x) {
     x->mems[0] = a;
@@ -73,43 +68,48 @@ static struct xfer *xfer_new(cl_mem a, cl_mem b)
 }
 
 /* The checks every buffer command starts with. */
-static cl_int check_queue_mem(const char *api, cl_command_queue q, cl_mem m)
-{
+static cl_int check_queue_mem(const char *api, cl_command_queue q, cl_mem m) {
   cl_int err = CL_SUCCESS;
-  SG_CHECK(sg_valid(q, SG_KIND_QUEUE), CL_INVALID_COMMAND_QUEUE, "%s: command_queue is not a valid queue", api);
+  SG_CHECK(sg_valid(q, SG_KIND_QUEUE), CL_INVALID_COMMAND_QUEUE,
+           "%s: command_queue is not a valid queue", api);
   SG_CHECK(sg_valid(m, SG_KIND_MEM), CL_INVALID_MEM_OBJECT, "%s: not a valid buffer object", api);
-  SG_CHECK(m->context == q->context, CL_INVALID_CONTEXT, "%s: the buffer and the queue have different contexts", api);
+  SG_CHECK(m->context == q->context, CL_INVALID_CONTEXT,
+           "%s: the buffer and the queue have different contexts", api);
 fail:
   return err;
 }
 
-static bool in_bounds(size_t offset, size_t size, size_t total)
-{
+static bool in_bounds(size_t offset, size_t size, size_t total) {
   return offset <= total && size <= total - offset;
 }
 
 /* Resolves 0 pitches to tight ones and checks them (5.2.3); *offset and
  * *extent are the box's first byte and the bytes up to its end. */
 static cl_int rect_layout(const size_t origin[3], const size_t region[3], size_t pitch[2],
-                          size_t *offset, size_t *extent)
-{
+                          size_t *offset, size_t *extent) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(region[0] && region[1] && region[2], CL_INVALID_VALUE, "a region element is 0");
   if (!pitch[0])
     pitch[0] = region[0];
-  SG_CHECK(pitch[0] >= region[0], CL_INVALID_VALUE, "row pitch %zu is less than region[0] %zu", pitch[0], region[0]);
+  SG_CHECK(pitch[0] >= region[0], CL_INVALID_VALUE, "row pitch %zu is less than region[0] %zu",
+           pitch[0], region[0]);
   size_t plane;
-  SG_CHECK(!__builtin_mul_overflow(region[1], pitch[0], &plane), CL_INVALID_VALUE, "region too large");
+  SG_CHECK(!__builtin_mul_overflow(region[1], pitch[0], &plane), CL_INVALID_VALUE,
+           "region too large");
   if (!pitch[1])
     pitch[1] = plane;
   SG_CHECK(pitch[1] >= plane && pitch[1] % pitch[0] == 0, CL_INVALID_VALUE,
-           "slice pitch %zu is less than region[1] * row pitch or not a multiple of the row pitch", pitch[1]);
+           "slice pitch %zu is less than region[1] * row pitch or not a multiple of the row pitch",
+           pitch[1]);
   size_t a, b, last;
-  bool ovf = __builtin_mul_overflow(origin[2], pitch[1], &a) || __builtin_mul_overflow(origin[1], pitch[0], &b) ||
-             __builtin_add_overflow(a, b, offset) || __builtin_add_overflow(*offset, origin[0], offset) ||
-             __builtin_mul_overflow(region[2] - 1, pitch[1], &a) || __builtin_mul_overflow(region[1] - 1, pitch[0], &b) ||
-             __builtin_add_overflow(a, b, &last) || __builtin_add_overflow(last, region[0], extent) ||
-             __builtin_add_overflow(*extent, *offset, &last);
+  bool ovf =
+      __builtin_mul_overflow(origin[2], pitch[1], &a) ||
+      __builtin_mul_overflow(origin[1], pitch[0], &b) || __builtin_add_overflow(a, b, offset) ||
+      __builtin_add_overflow(*offset, origin[0], offset) ||
+      __builtin_mul_overflow(region[2] - 1, pitch[1], &a) ||
+      __builtin_mul_overflow(region[1] - 1, pitch[0], &b) || __builtin_add_overflow(a, b, &last) ||
+      __builtin_add_overflow(last, region[0], extent) ||
+      __builtin_add_overflow(*extent, *offset, &last);
   SG_CHECK(!ovf, CL_INVALID_VALUE, "origin and region overflow");
 fail:
   return err;
@@ -117,25 +117,28 @@ fail:
 
 /* Read or write between a buffer box and a host box. 1-D calls use a box of
  * one row, so a size of 0 is CL_INVALID_VALUE for them as for the rect calls. */
-static cl_int enqueue_rw(const char *api, cl_command_queue q, cl_mem m, cl_bool blocking, bool write,
-                         const size_t buffer_origin[3], const size_t host_origin[3], const size_t region[3],
-                         size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch,
-                         size_t host_slice_pitch, const void *ptr, cl_uint num_waits,
-                         const cl_event *waits, cl_event *event, cl_command_type type)
-{
+static cl_int enqueue_rw(const char *api, cl_command_queue q, cl_mem m, cl_bool blocking,
+                         bool write, const size_t buffer_origin[3], const size_t host_origin[3],
+                         const size_t region[3], size_t buffer_row_pitch, size_t buffer_slice_pitch,
+                         size_t host_row_pitch, size_t host_slice_pitch, const void *ptr,
+                         cl_uint num_waits, const cl_event *waits, cl_event *event,
+                         cl_command_type type) {
   cl_int err = check_queue_mem(api, q, m);
   if (err != CL_SUCCESS)
     return err;
   cl_mem_flags denied = write ? CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS
                               : CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS;
-  SG_CHECK(!(m->flags & denied), CL_INVALID_OPERATION, "%s: the buffer's host access flags forbid it", api);
-  SG_CHECK(ptr && buffer_origin && host_origin && region, CL_INVALID_VALUE, "%s: ptr, an origin or region is NULL", api);
+  SG_CHECK(!(m->flags & denied), CL_INVALID_OPERATION,
+           "%s: the buffer's host access flags forbid it", api);
+  SG_CHECK(ptr && buffer_origin && host_origin && region, CL_INVALID_VALUE,
+           "%s: ptr, an origin or region is NULL", api);
   size_t bp[2] = {buffer_row_pitch, buffer_slice_pitch}, hp[2] = {host_row_pitch, host_slice_pitch};
   size_t boff, bext, hoff, hext;
   if ((err = rect_layout(buffer_origin, region, bp, &boff, &bext)) != CL_SUCCESS ||
       (err = rect_layout(host_origin, region, hp, &hoff, &hext)) != CL_SUCCESS)
     goto fail;
-  SG_CHECK(in_bounds(boff, bext, m->size), CL_INVALID_VALUE, "%s: the region is outside the %zu-byte buffer", api, m->size);
+  SG_CHECK(in_bounds(boff, bext, m->size), CL_INVALID_VALUE,
+           "%s: the region is outside the %zu-byte buffer", api, m->size);
   struct xfer *x = xfer_new(m, NULL);
   SG_CHECK(x, CL_OUT_OF_HOST_MEMORY, "%s: no memory for the command", api);
   memcpy(x->region, region, sizeof x->region);
@@ -149,32 +152,30 @@ fail:
   return err;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem buffer, cl_bool blocking_read,
-                                                    size_t offset, size_t size, void *ptr,
-                                                    cl_uint num_events_in_wait_list,
-                                                    const cl_event *event_wait_list, cl_event *event)
-{
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(
+    cl_command_queue q, cl_mem buffer, cl_bool blocking_read, size_t offset, size_t size, void *ptr,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
   size_t origin[3] = {offset, 0, 0}, zero[3] = {0, 0, 0}, region[3] = {size, 1, 1};
-  return enqueue_rw(__func__, q, buffer, blocking_read, false, origin, zero, region, 0, 0, 0, 0, ptr,
-                    num_events_in_wait_list, event_wait_list, event, CL_COMMAND_READ_BUFFER);
+  return enqueue_rw(__func__, q, buffer, blocking_read, false, origin, zero, region, 0, 0, 0, 0,
+                    ptr, num_events_in_wait_list, event_wait_list, event, CL_COMMAND_READ_BUFFER);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem buffer, cl_bool blocking_write,
-                                                     size_t offset, size_t size, const void *ptr,
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem buffer,
+                                                     cl_bool blocking_write, size_t offset,
+                                                     size_t size, const void *ptr,
                                                      cl_uint num_events_in_wait_list,
-                                                     const cl_event *event_wait_list, cl_event *event)
-{
+                                                     const cl_event *event_wait_list,
+                                                     cl_event *event) {
   size_t origin[3] = {offset, 0, 0}, zero[3] = {0, 0, 0}, region[3] = {size, 1, 1};
-  return enqueue_rw(__func__, q, buffer, blocking_write, true, origin, zero, region, 0, 0, 0, 0, ptr,
-                    num_events_in_wait_list, event_wait_list, event, CL_COMMAND_WRITE_BUFFER);
+  return enqueue_rw(__func__, q, buffer, blocking_write, true, origin, zero, region, 0, 0, 0, 0,
+                    ptr, num_events_in_wait_list, event_wait_list, event, CL_COMMAND_WRITE_BUFFER);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBufferRect(
     cl_command_queue q, cl_mem buffer, cl_bool blocking_read, const size_t *buffer_origin,
-    const size_t *host_origin, const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch,
-    size_t host_row_pitch, size_t host_slice_pitch, void *ptr, cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list, cl_event *event)
-{
+    const size_t *host_origin, const size_t *region, size_t buffer_row_pitch,
+    size_t buffer_slice_pitch, size_t host_row_pitch, size_t host_slice_pitch, void *ptr,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
   return enqueue_rw(__func__, q, buffer, blocking_read, false, buffer_origin, host_origin, region,
                     buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr,
                     num_events_in_wait_list, event_wait_list, event, CL_COMMAND_READ_BUFFER_RECT);
@@ -182,18 +183,16 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBufferRect(
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(
     cl_command_queue q, cl_mem buffer, cl_bool blocking_write, const size_t *buffer_origin,
-    const size_t *host_origin, const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch,
-    size_t host_row_pitch, size_t host_slice_pitch, const void *ptr, cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list, cl_event *event)
-{
+    const size_t *host_origin, const size_t *region, size_t buffer_row_pitch,
+    size_t buffer_slice_pitch, size_t host_row_pitch, size_t host_slice_pitch, const void *ptr,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
   return enqueue_rw(__func__, q, buffer, blocking_write, true, buffer_origin, host_origin, region,
                     buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr,
                     num_events_in_wait_list, event_wait_list, event, CL_COMMAND_WRITE_BUFFER_RECT);
 }
 
 /* The buffer a (sub-)buffer's bytes belong to. */
-static cl_mem root_of(cl_mem m)
-{
+static cl_mem root_of(cl_mem m) {
   return m->parent ? m->parent : m;
 }
 
@@ -201,9 +200,9 @@ static cl_mem root_of(cl_mem m)
  * Their byte spans are compared first; when the spans meet, boxes whose rows
  * and planes stay within their pitches overlap iff their x, y and z ranges all
  * intersect. Boxes that wrap are taken to overlap (conservative). */
-static bool boxes_overlap(const size_t a[3], size_t a_off, size_t a_ext, const size_t b[3], size_t b_off,
-                          size_t b_ext, const size_t region[3], const size_t pitch[2], bool same_origin_space)
-{
+static bool boxes_overlap(const size_t a[3], size_t a_off, size_t a_ext, const size_t b[3],
+                          size_t b_off, size_t b_ext, const size_t region[3], const size_t pitch[2],
+                          bool same_origin_space) {
   if (a_off + a_ext <= b_off || b_off + b_ext <= a_off)
     return false;
   size_t rows = pitch[1] / pitch[0];
@@ -217,29 +216,31 @@ static bool boxes_overlap(const size_t a[3], size_t a_off, size_t a_ext, const s
 }
 
 static cl_int enqueue_copy(const char *api, cl_command_queue q, cl_mem src, cl_mem dst,
-                           const size_t src_origin[3], const size_t dst_origin[3], const size_t region[3],
-                           size_t src_row_pitch, size_t src_slice_pitch, size_t dst_row_pitch,
-                           size_t dst_slice_pitch, cl_uint num_waits, const cl_event *waits,
-                           cl_event *event, cl_command_type type)
-{
+                           const size_t src_origin[3], const size_t dst_origin[3],
+                           const size_t region[3], size_t src_row_pitch, size_t src_slice_pitch,
+                           size_t dst_row_pitch, size_t dst_slice_pitch, cl_uint num_waits,
+                           const cl_event *waits, cl_event *event, cl_command_type type) {
   cl_int err = check_queue_mem(api, q, src);
   if (err != CL_SUCCESS || (err = check_queue_mem(api, q, dst)) != CL_SUCCESS)
     return err;
-  SG_CHECK(src_origin && dst_origin && region, CL_INVALID_VALUE, "%s: an origin or region is NULL", api);
+  SG_CHECK(src_origin && dst_origin && region, CL_INVALID_VALUE, "%s: an origin or region is NULL",
+           api);
   size_t sp[2] = {src_row_pitch, src_slice_pitch}, dp[2] = {dst_row_pitch, dst_slice_pitch};
   size_t soff, sext, doff, dext;
   if ((err = rect_layout(src_origin, region, sp, &soff, &sext)) != CL_SUCCESS ||
       (err = rect_layout(dst_origin, region, dp, &doff, &dext)) != CL_SUCCESS)
     goto fail;
-  SG_CHECK(in_bounds(soff, sext, src->size), CL_INVALID_VALUE, "%s: the source region is outside the buffer", api);
-  SG_CHECK(in_bounds(doff, dext, dst->size), CL_INVALID_VALUE, "%s: the destination region is outside the buffer", api);
+  SG_CHECK(in_bounds(soff, sext, src->size), CL_INVALID_VALUE,
+           "%s: the source region is outside the buffer", api);
+  SG_CHECK(in_bounds(doff, dext, dst->size), CL_INVALID_VALUE,
+           "%s: the destination region is outside the buffer", api);
   if (src == dst)
     SG_CHECK(sp[0] == dp[0] && sp[1] == dp[1], CL_INVALID_VALUE,
              "%s: copies within one buffer need equal source and destination pitches", api);
   /* Sub-buffers of one buffer may overlap too: spans count from the root. */
   if (root_of(src) == root_of(dst))
-    SG_CHECK(!boxes_overlap(src_origin, src->offset + soff, sext, dst_origin, dst->offset + doff, dext,
-                            region, sp, src == dst || region[1] * region[2] == 1),
+    SG_CHECK(!boxes_overlap(src_origin, src->offset + soff, sext, dst_origin, dst->offset + doff,
+                            dext, region, sp, src == dst || region[1] * region[2] == 1),
              CL_MEM_COPY_OVERLAP, "%s: the source and destination regions overlap", api);
   struct xfer *x = xfer_new(src, dst);
   SG_CHECK(x, CL_OUT_OF_HOST_MEMORY, "%s: no memory for the command", api);
@@ -253,11 +254,12 @@ fail:
   return err;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem src_buffer, cl_mem dst_buffer,
-                                                    size_t src_offset, size_t dst_offset, size_t size,
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem src_buffer,
+                                                    cl_mem dst_buffer, size_t src_offset,
+                                                    size_t dst_offset, size_t size,
                                                     cl_uint num_events_in_wait_list,
-                                                    const cl_event *event_wait_list, cl_event *event)
-{
+                                                    const cl_event *event_wait_list,
+                                                    cl_event *event) {
   size_t so[3] = {src_offset, 0, 0}, dO[3] = {dst_offset, 0, 0}, region[3] = {size, 1, 1};
   /* One row: the pitch is the row itself, whatever the offsets. */
   return enqueue_copy(__func__, q, src_buffer, dst_buffer, so, dO, region, size, size, size, size,
@@ -268,26 +270,27 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
     cl_command_queue q, cl_mem src_buffer, cl_mem dst_buffer, const size_t *src_origin,
     const size_t *dst_origin, const size_t *region, size_t src_row_pitch, size_t src_slice_pitch,
     size_t dst_row_pitch, size_t dst_slice_pitch, cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list, cl_event *event)
-{
-  return enqueue_copy(__func__, q, src_buffer, dst_buffer, src_origin, dst_origin, region, src_row_pitch,
-                      src_slice_pitch, dst_row_pitch, dst_slice_pitch, num_events_in_wait_list,
-                      event_wait_list, event, CL_COMMAND_COPY_BUFFER_RECT);
+    const cl_event *event_wait_list, cl_event *event) {
+  return enqueue_copy(__func__, q, src_buffer, dst_buffer, src_origin, dst_origin, region,
+                      src_row_pitch, src_slice_pitch, dst_row_pitch, dst_slice_pitch,
+                      num_events_in_wait_list, event_wait_list, event, CL_COMMAND_COPY_BUFFER_RECT);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem buffer, const void *pattern,
-                                                    size_t pattern_size, size_t offset, size_t size,
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem buffer,
+                                                    const void *pattern, size_t pattern_size,
+                                                    size_t offset, size_t size,
                                                     cl_uint num_events_in_wait_list,
-                                                    const cl_event *event_wait_list, cl_event *event)
-{
+                                                    const cl_event *event_wait_list,
+                                                    cl_event *event) {
   cl_int err = check_queue_mem(__func__, q, buffer);
   if (err != CL_SUCCESS)
     return err;
   SG_CHECK(pattern, CL_INVALID_VALUE, "pattern is NULL");
-  SG_CHECK(pattern_size && pattern_size <= 128 && (pattern_size & (pattern_size - 1)) == 0, CL_INVALID_VALUE,
-           "pattern_size %zu is not one of 1, 2, 4, ..., 128", pattern_size);
+  SG_CHECK(pattern_size && pattern_size <= 128 && (pattern_size & (pattern_size - 1)) == 0,
+           CL_INVALID_VALUE, "pattern_size %zu is not one of 1, 2, 4, ..., 128", pattern_size);
   SG_CHECK(offset % pattern_size == 0 && size % pattern_size == 0, CL_INVALID_VALUE,
-           "offset %zu or size %zu is not a multiple of pattern_size %zu", offset, size, pattern_size);
+           "offset %zu or size %zu is not a multiple of pattern_size %zu", offset, size,
+           pattern_size);
   SG_CHECK(size && in_bounds(offset, size, buffer->size), CL_INVALID_VALUE,
            "size is 0 or [%zu, +%zu) is outside the %zu-byte buffer", offset, size, buffer->size);
   struct xfer *x = xfer_new(buffer, NULL);
@@ -296,7 +299,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem b
   x->region[0] = size;
   x->pattern_size = pattern_size;
   memcpy(x->pattern, pattern, pattern_size);
-  return submit(q, CL_COMMAND_FILL_BUFFER, run_fill, x, num_events_in_wait_list, event_wait_list, event, false);
+  return submit(q, CL_COMMAND_FILL_BUFFER, run_fill, x, num_events_in_wait_list, event_wait_list,
+                event, false);
 fail:
   return err;
 }
@@ -304,29 +308,33 @@ fail:
 /* The backing store is host memory: a map hands out a pointer into it (into
  * the application's own memory with CL_MEM_USE_HOST_PTR) once the commands
  * before it are done, and unmapping has nothing to copy. */
-CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem buffer, cl_bool blocking_map,
-                                                  cl_map_flags map_flags, size_t offset, size_t size,
+CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem buffer,
+                                                  cl_bool blocking_map, cl_map_flags map_flags,
+                                                  size_t offset, size_t size,
                                                   cl_uint num_events_in_wait_list,
                                                   const cl_event *event_wait_list, cl_event *event,
-                                                  cl_int *errcode_ret)
-{
+                                                  cl_int *errcode_ret) {
   cl_int err = check_queue_mem(__func__, q, buffer);
   if (err != CL_SUCCESS)
     goto fail;
   const cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
-  SG_CHECK((map_flags & ~known) == 0, CL_INVALID_VALUE, "unknown map_flags 0x%llx", (unsigned long long)map_flags);
-  SG_CHECK(!((map_flags & CL_MAP_WRITE_INVALIDATE_REGION) && (map_flags & (CL_MAP_READ | CL_MAP_WRITE))),
-           CL_INVALID_VALUE, "CL_MAP_WRITE_INVALIDATE_REGION with CL_MAP_READ or CL_MAP_WRITE");
+  SG_CHECK((map_flags & ~known) == 0, CL_INVALID_VALUE, "unknown map_flags 0x%llx",
+           (unsigned long long)map_flags);
+  SG_CHECK(
+      !((map_flags & CL_MAP_WRITE_INVALIDATE_REGION) && (map_flags & (CL_MAP_READ | CL_MAP_WRITE))),
+      CL_INVALID_VALUE, "CL_MAP_WRITE_INVALIDATE_REGION with CL_MAP_READ or CL_MAP_WRITE");
   SG_CHECK(size && in_bounds(offset, size, buffer->size), CL_INVALID_VALUE,
            "size is 0 or [%zu, +%zu) is outside the %zu-byte buffer", offset, size, buffer->size);
-  SG_CHECK(!((map_flags & CL_MAP_READ) && (buffer->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))),
+  SG_CHECK(!((map_flags & CL_MAP_READ) &&
+             (buffer->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))),
            CL_INVALID_OPERATION, "CL_MAP_READ on a buffer the host may not read");
   SG_CHECK(!((map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
              (buffer->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))),
            CL_INVALID_OPERATION, "CL_MAP_WRITE on a buffer the host may not write");
   struct xfer *x = xfer_new(buffer, NULL);
   SG_CHECK(x, CL_OUT_OF_HOST_MEMORY, "no memory for the command");
-  err = submit(q, CL_COMMAND_MAP_BUFFER, NULL, x, num_events_in_wait_list, event_wait_list, event, blocking_map);
+  err = submit(q, CL_COMMAND_MAP_BUFFER, NULL, x, num_events_in_wait_list, event_wait_list, event,
+               blocking_map);
   if (err != CL_SUCCESS)
     goto fail;
   atomic_fetch_add(&buffer->map_count, 1);
@@ -337,10 +345,11 @@ fail:
   return NULL;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem memobj, void *mapped_ptr,
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem memobj,
+                                                        void *mapped_ptr,
                                                         cl_uint num_events_in_wait_list,
-                                                        const cl_event *event_wait_list, cl_event *event)
-{
+                                                        const cl_event *event_wait_list,
+                                                        cl_event *event) {
   cl_int err = check_queue_mem(__func__, q, memobj);
   if (err != CL_SUCCESS)
     return err;
@@ -353,27 +362,32 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_m
   while (!atomic_compare_exchange_weak(&memobj->map_count, &count, count - 1));
   struct xfer *x = xfer_new(memobj, NULL);
   SG_CHECK(x, CL_OUT_OF_HOST_MEMORY, "no memory for the command");
-  return submit(q, CL_COMMAND_UNMAP_MEM_OBJECT, NULL, x, num_events_in_wait_list, event_wait_list, event, false);
+  return submit(q, CL_COMMAND_UNMAP_MEM_OBJECT, NULL, x, num_events_in_wait_list, event_wait_list,
+                event, false);
 fail:
   return err;
 }
 
 /* One device, whose memory is host memory: migration only orders commands. */
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue q, cl_uint num_mem_objects,
-                                                           const cl_mem *mem_objects, cl_mem_migration_flags flags,
-                                                           cl_uint num_events_in_wait_list,
-                                                           const cl_event *event_wait_list, cl_event *event)
-{
+CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueMigrateMemObjects(cl_command_queue q, cl_uint num_mem_objects, const cl_mem *mem_objects,
+                           cl_mem_migration_flags flags, cl_uint num_events_in_wait_list,
+                           const cl_event *event_wait_list, cl_event *event) {
   cl_int err = CL_SUCCESS;
-  SG_CHECK(sg_valid(q, SG_KIND_QUEUE), CL_INVALID_COMMAND_QUEUE, "command_queue is not a valid queue");
-  SG_CHECK(num_mem_objects && mem_objects, CL_INVALID_VALUE, "num_mem_objects is 0 or mem_objects is NULL");
+  SG_CHECK(sg_valid(q, SG_KIND_QUEUE), CL_INVALID_COMMAND_QUEUE,
+           "command_queue is not a valid queue");
+  SG_CHECK(num_mem_objects && mem_objects, CL_INVALID_VALUE,
+           "num_mem_objects is 0 or mem_objects is NULL");
   for (cl_uint i = 0; i < num_mem_objects; i++) {
-    SG_CHECK(sg_valid(mem_objects[i], SG_KIND_MEM), CL_INVALID_MEM_OBJECT, "mem_objects[%u] is not valid", i);
+    SG_CHECK(sg_valid(mem_objects[i], SG_KIND_MEM), CL_INVALID_MEM_OBJECT,
+             "mem_objects[%u] is not valid", i);
     SG_CHECK(mem_objects[i]->context == q->context, CL_INVALID_CONTEXT,
              "mem_objects[%u] belongs to another context", i);
   }
-  const cl_mem_migration_flags known = CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
-  SG_CHECK((flags & ~known) == 0, CL_INVALID_VALUE, "unknown flags 0x%llx", (unsigned long long)flags);
+  const cl_mem_migration_flags known =
+      CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
+  SG_CHECK((flags & ~known) == 0, CL_INVALID_VALUE, "unknown flags 0x%llx",
+           (unsigned long long)flags);
   struct sg_command *cmd = calloc(1, sizeof *cmd);
   SG_CHECK(cmd, CL_OUT_OF_HOST_MEMORY, "no memory for the command");
   cmd->type = CL_COMMAND_MIGRATE_MEM_OBJECTS;

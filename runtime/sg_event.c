@@ -6,8 +6,7 @@
 
 #include "sg_runtime.h"
 
-static void event_destroy(void *self)
-{
+static void event_destroy(void *self) {
   cl_event ev = self;
   for (struct sg_event_cb *cb = ev->callbacks, *next; cb; cb = next) {
     next = cb->next;
@@ -21,8 +20,7 @@ static void event_destroy(void *self)
   free(ev);
 }
 
-cl_event sg_event_create(cl_context ctx, cl_command_queue q, cl_command_type type, cl_int status)
-{
+cl_event sg_event_create(cl_context ctx, cl_command_queue q, cl_command_type type, cl_int status) {
   cl_event ev = calloc(1, sizeof *ev);
   if (!ev)
     return NULL;
@@ -43,14 +41,12 @@ cl_event sg_event_create(cl_context ctx, cl_command_queue q, cl_command_type typ
 /* A callback registered for status s fires once the event reaches s or a
  * later one (CL_COMPLETE = 0 is last), or fails: then every pending callback
  * gets the error status. */
-static bool cb_due(const struct sg_event_cb *cb, cl_int status)
-{
+static bool cb_due(const struct sg_event_cb *cb, cl_int status) {
   return status < 0 || status <= cb->on_status;
 }
 
 /* Takes the due callbacks off the list (ev->lock held); they run unlocked. */
-static struct sg_event_cb *take_due(cl_event ev)
-{
+static struct sg_event_cb *take_due(cl_event ev) {
   struct sg_event_cb *due = NULL, **link = &ev->callbacks;
   while (*link) {
     struct sg_event_cb *cb = *link;
@@ -65,8 +61,7 @@ static struct sg_event_cb *take_due(cl_event ev)
   return due;
 }
 
-static void run_callbacks(cl_event ev, struct sg_event_cb *due, cl_int status)
-{
+static void run_callbacks(cl_event ev, struct sg_event_cb *due, cl_int status) {
   for (struct sg_event_cb *cb = due, *next; cb; cb = next) {
     next = cb->next;
     cb->fn(ev, status < 0 ? status : cb->on_status, cb->user_data);
@@ -74,8 +69,7 @@ static void run_callbacks(cl_event ev, struct sg_event_cb *due, cl_int status)
   }
 }
 
-void sg_event_set_status(cl_event ev, cl_int status)
-{
+void sg_event_set_status(cl_event ev, cl_int status) {
   pthread_mutex_lock(&ev->lock);
   cl_ulong now = sg_now_ns();
   if (status == CL_SUBMITTED)
@@ -94,8 +88,7 @@ void sg_event_set_status(cl_event ev, cl_int status)
   sg_release_internal(ev);
 }
 
-cl_int sg_event_wait(cl_uint n, const cl_event *events)
-{
+cl_int sg_event_wait(cl_uint n, const cl_event *events) {
   cl_int err = CL_SUCCESS;
   for (cl_uint i = 0; i < n; i++) {
     cl_event ev = events[i];
@@ -109,11 +102,11 @@ cl_int sg_event_wait(cl_uint n, const cl_event *events)
   return err;
 }
 
-cl_int sg_check_wait_list(cl_context ctx, cl_uint n, const cl_event *list)
-{
+cl_int sg_check_wait_list(cl_context ctx, cl_uint n, const cl_event *list) {
   cl_int err = CL_SUCCESS;
   SG_CHECK((n == 0) == (list == NULL), CL_INVALID_EVENT_WAIT_LIST,
-           "num_events_in_wait_list is %u but event_wait_list is %s", n, list ? "not NULL" : "NULL");
+           "num_events_in_wait_list is %u but event_wait_list is %s", n,
+           list ? "not NULL" : "NULL");
   for (cl_uint i = 0; i < n; i++) {
     SG_CHECK(sg_valid(list[i], SG_KIND_EVENT), CL_INVALID_EVENT_WAIT_LIST,
              "event_wait_list[%u] is not a valid event", i);
@@ -124,12 +117,12 @@ fail:
   return err;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_event *event_list)
-{
+CL_API_ENTRY cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_event *event_list) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(num_events && event_list, CL_INVALID_VALUE, "num_events is 0 or event_list is NULL");
   for (cl_uint i = 0; i < num_events; i++) {
-    SG_CHECK(sg_valid(event_list[i], SG_KIND_EVENT), CL_INVALID_EVENT, "event_list[%u] is not a valid event", i);
+    SG_CHECK(sg_valid(event_list[i], SG_KIND_EVENT), CL_INVALID_EVENT,
+             "event_list[%u] is not a valid event", i);
     SG_CHECK(event_list[i]->context == event_list[0]->context, CL_INVALID_CONTEXT,
              "event_list[%u] belongs to another context", i);
   }
@@ -140,8 +133,7 @@ fail:
 
 CL_API_ENTRY cl_int CL_API_CALL clGetEventInfo(cl_event ev, cl_event_info param_name,
                                                size_t param_value_size, void *param_value,
-                                               size_t *param_value_size_ret)
-{
+                                               size_t *param_value_size_ret) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(ev, SG_KIND_EVENT), CL_INVALID_EVENT, "event is not a valid event");
   switch (param_name) {
@@ -163,12 +155,12 @@ fail:
 
 CL_API_ENTRY cl_int CL_API_CALL clGetEventProfilingInfo(cl_event ev, cl_profiling_info param_name,
                                                         size_t param_value_size, void *param_value,
-                                                        size_t *param_value_size_ret)
-{
+                                                        size_t *param_value_size_ret) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(ev, SG_KIND_EVENT), CL_INVALID_EVENT, "event is not a valid event");
   SG_CHECK(ev->queue && (ev->queue->properties & CL_QUEUE_PROFILING_ENABLE),
-           CL_PROFILING_INFO_NOT_AVAILABLE, "the event is a user event or its queue does not profile");
+           CL_PROFILING_INFO_NOT_AVAILABLE,
+           "the event is a user event or its queue does not profile");
   pthread_mutex_lock(&ev->lock);
   cl_int status = ev->status;
   pthread_mutex_unlock(&ev->lock);
@@ -186,15 +178,16 @@ fail:
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clSetEventCallback(cl_event ev, cl_int command_exec_callback_type,
-                                                   void(CL_CALLBACK *pfn_notify)(cl_event, cl_int, void *),
-                                                   void *user_data)
-{
+                                                   void(CL_CALLBACK *pfn_notify)(cl_event, cl_int,
+                                                                                 void *),
+                                                   void *user_data) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(ev, SG_KIND_EVENT), CL_INVALID_EVENT, "event is not a valid event");
   SG_CHECK(pfn_notify, CL_INVALID_VALUE, "pfn_notify is NULL");
   SG_CHECK(command_exec_callback_type == CL_SUBMITTED || command_exec_callback_type == CL_RUNNING ||
                command_exec_callback_type == CL_COMPLETE,
-           CL_INVALID_VALUE, "command_exec_callback_type %d is not CL_SUBMITTED, CL_RUNNING or CL_COMPLETE",
+           CL_INVALID_VALUE,
+           "command_exec_callback_type %d is not CL_SUBMITTED, CL_RUNNING or CL_COMPLETE",
            command_exec_callback_type);
   struct sg_event_cb *cb = malloc(sizeof *cb);
   SG_CHECK(cb, CL_OUT_OF_HOST_MEMORY, "no memory for the callback");
@@ -211,8 +204,7 @@ fail:
   return err;
 }
 
-CL_API_ENTRY cl_event CL_API_CALL clCreateUserEvent(cl_context ctx, cl_int *errcode_ret)
-{
+CL_API_ENTRY cl_event CL_API_CALL clCreateUserEvent(cl_context ctx, cl_int *errcode_ret) {
   cl_int err = CL_SUCCESS;
   cl_event ev = NULL;
   SG_CHECK(sg_valid(ctx, SG_KIND_CONTEXT), CL_INVALID_CONTEXT, "context is not a valid context");
@@ -223,8 +215,7 @@ fail:
   return ev;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clSetUserEventStatus(cl_event ev, cl_int execution_status)
-{
+CL_API_ENTRY cl_int CL_API_CALL clSetUserEventStatus(cl_event ev, cl_int execution_status) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(ev, SG_KIND_EVENT) && ev->type == CL_COMMAND_USER, CL_INVALID_EVENT,
            "event is not a valid user event");
@@ -239,8 +230,7 @@ fail:
   return err;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clRetainEvent(cl_event ev)
-{
+CL_API_ENTRY cl_int CL_API_CALL clRetainEvent(cl_event ev) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(ev, SG_KIND_EVENT), CL_INVALID_EVENT, "event is not a valid event");
   sg_retain(ev);
@@ -248,8 +238,7 @@ fail:
   return err;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clReleaseEvent(cl_event ev)
-{
+CL_API_ENTRY cl_int CL_API_CALL clReleaseEvent(cl_event ev) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(ev, SG_KIND_EVENT), CL_INVALID_EVENT, "event is not a valid event");
   sg_release(ev);

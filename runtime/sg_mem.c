@@ -12,13 +12,11 @@
 #define HOST_ACCESS_FLAGS (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
 #define BUFFER_FLAGS (ACCESS_FLAGS | HOST_PTR_FLAGS | HOST_ACCESS_FLAGS)
 
-static bool at_most_one(cl_mem_flags f)
-{
+static bool at_most_one(cl_mem_flags f) {
   return (f & (f - 1)) == 0;
 }
 
-static void mem_destroy(void *self)
-{
+static void mem_destroy(void *self) {
   cl_mem m = self;
   /* Reverse order of registration (the list is pushed at the front), before
    * the memory goes: a USE_HOST_PTR owner may free its memory in one. */
@@ -37,8 +35,7 @@ static void mem_destroy(void *self)
   free(m);
 }
 
-static cl_mem mem_new(cl_context ctx, cl_mem_flags flags, size_t size)
-{
+static cl_mem mem_new(cl_context ctx, cl_mem_flags flags, size_t size) {
   cl_mem m = calloc(1, sizeof *m);
   if (!m)
     return NULL;
@@ -56,8 +53,7 @@ static cl_mem mem_new(cl_context ctx, cl_mem_flags flags, size_t size)
 
 /* Only the empty list is valid (checked by the caller): SoftGPU knows no
  * buffer properties, but CL_MEM_PROPERTIES must return the list given. */
-static cl_int copy_properties(cl_mem m, const cl_mem_properties *props)
-{
+static cl_int copy_properties(cl_mem m, const cl_mem_properties *props) {
   cl_int err = CL_SUCCESS;
   if (!props)
     return CL_SUCCESS;
@@ -69,8 +65,7 @@ fail:
 }
 
 static cl_mem buffer_create(cl_context ctx, const cl_mem_properties *props, cl_mem_flags flags,
-                            size_t size, void *host_ptr, cl_int *errcode_ret)
-{
+                            size_t size, void *host_ptr, cl_int *errcode_ret) {
   cl_int err = CL_SUCCESS;
   cl_mem m = NULL;
   SG_CHECK(sg_valid(ctx, SG_KIND_CONTEXT), CL_INVALID_CONTEXT, "context is not a valid context");
@@ -83,15 +78,19 @@ static cl_mem buffer_create(cl_context ctx, const cl_mem_properties *props, cl_m
            "more than one of CL_MEM_READ_WRITE, CL_MEM_WRITE_ONLY, CL_MEM_READ_ONLY");
   SG_CHECK(at_most_one(flags & HOST_ACCESS_FLAGS), CL_INVALID_VALUE,
            "more than one of CL_MEM_HOST_WRITE_ONLY, CL_MEM_HOST_READ_ONLY, CL_MEM_HOST_NO_ACCESS");
-  SG_CHECK(!((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR))),
-           CL_INVALID_VALUE, "CL_MEM_USE_HOST_PTR with CL_MEM_ALLOC_HOST_PTR or CL_MEM_COPY_HOST_PTR");
+  SG_CHECK(
+      !((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR))),
+      CL_INVALID_VALUE, "CL_MEM_USE_HOST_PTR with CL_MEM_ALLOC_HOST_PTR or CL_MEM_COPY_HOST_PTR");
   cl_ulong max = sg_device_max_alloc(ctx->device);
   SG_CHECK(size > 0 && size <= max, CL_INVALID_BUFFER_SIZE,
-           "size %zu is 0 or above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu)", size, (unsigned long long)max);
+           "size %zu is 0 or above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu)", size,
+           (unsigned long long)max);
   bool wants_ptr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
-  SG_CHECK(wants_ptr == (host_ptr != NULL), CL_INVALID_HOST_PTR,
-           wants_ptr ? "host_ptr is NULL with CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR"
-                     : "host_ptr is not NULL but neither CL_MEM_USE_HOST_PTR nor CL_MEM_COPY_HOST_PTR is set");
+  SG_CHECK(
+      wants_ptr == (host_ptr != NULL), CL_INVALID_HOST_PTR,
+      wants_ptr
+          ? "host_ptr is NULL with CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR"
+          : "host_ptr is not NULL but neither CL_MEM_USE_HOST_PTR nor CL_MEM_COPY_HOST_PTR is set");
 
   if (!(flags & ACCESS_FLAGS))
     flags |= CL_MEM_READ_WRITE;
@@ -122,32 +121,30 @@ fail:
 }
 
 CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context ctx, cl_mem_flags flags, size_t size,
-                                               void *host_ptr, cl_int *errcode_ret)
-{
+                                               void *host_ptr, cl_int *errcode_ret) {
   return buffer_create(ctx, NULL, flags, size, host_ptr, errcode_ret);
 }
 
 CL_API_ENTRY cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context ctx,
                                                              const cl_mem_properties *properties,
                                                              cl_mem_flags flags, size_t size,
-                                                             void *host_ptr, cl_int *errcode_ret)
-{
+                                                             void *host_ptr, cl_int *errcode_ret) {
   return buffer_create(ctx, properties, flags, size, host_ptr, errcode_ret);
 }
 
 /* Flags a sub-buffer may not contradict, and what it inherits (5.2.1). */
-static cl_int sub_buffer_flags(cl_mem parent, cl_mem_flags *flags)
-{
+static cl_int sub_buffer_flags(cl_mem parent, cl_mem_flags *flags) {
   cl_int err = CL_SUCCESS;
   cl_mem_flags f = *flags, p = parent->flags;
   SG_CHECK((f & ~(cl_mem_flags)(ACCESS_FLAGS | HOST_ACCESS_FLAGS)) == 0, CL_INVALID_VALUE,
-           "flags 0x%llx: sub-buffers take only access and host access flags", (unsigned long long)f);
+           "flags 0x%llx: sub-buffers take only access and host access flags",
+           (unsigned long long)f);
   SG_CHECK(at_most_one(f & ACCESS_FLAGS) && at_most_one(f & HOST_ACCESS_FLAGS), CL_INVALID_VALUE,
            "conflicting flags 0x%llx", (unsigned long long)f);
-  SG_CHECK(!((p & CL_MEM_WRITE_ONLY) && (f & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))), CL_INVALID_VALUE,
-           "the buffer is CL_MEM_WRITE_ONLY");
-  SG_CHECK(!((p & CL_MEM_READ_ONLY) && (f & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))), CL_INVALID_VALUE,
-           "the buffer is CL_MEM_READ_ONLY");
+  SG_CHECK(!((p & CL_MEM_WRITE_ONLY) && (f & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))),
+           CL_INVALID_VALUE, "the buffer is CL_MEM_WRITE_ONLY");
+  SG_CHECK(!((p & CL_MEM_READ_ONLY) && (f & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))),
+           CL_INVALID_VALUE, "the buffer is CL_MEM_READ_ONLY");
   SG_CHECK(!((p & CL_MEM_HOST_WRITE_ONLY) && (f & CL_MEM_HOST_READ_ONLY)), CL_INVALID_VALUE,
            "the buffer is CL_MEM_HOST_WRITE_ONLY");
   SG_CHECK(!((p & CL_MEM_HOST_READ_ONLY) && (f & CL_MEM_HOST_WRITE_ONLY)), CL_INVALID_VALUE,
@@ -165,8 +162,8 @@ fail:
 
 CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem parent, cl_mem_flags flags,
                                                   cl_buffer_create_type buffer_create_type,
-                                                  const void *buffer_create_info, cl_int *errcode_ret)
-{
+                                                  const void *buffer_create_info,
+                                                  cl_int *errcode_ret) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(parent, SG_KIND_MEM) && !parent->parent, CL_INVALID_MEM_OBJECT,
            "buffer is not a valid buffer object or is a sub-buffer");
@@ -198,8 +195,7 @@ fail:
   return NULL;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clRetainMemObject(cl_mem m)
-{
+CL_API_ENTRY cl_int CL_API_CALL clRetainMemObject(cl_mem m) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(m, SG_KIND_MEM), CL_INVALID_MEM_OBJECT, "memobj is not a valid memory object");
   sg_retain(m);
@@ -207,8 +203,7 @@ fail:
   return err;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clReleaseMemObject(cl_mem m)
-{
+CL_API_ENTRY cl_int CL_API_CALL clReleaseMemObject(cl_mem m) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(m, SG_KIND_MEM), CL_INVALID_MEM_OBJECT, "memobj is not a valid memory object");
   sg_release(m);
@@ -218,8 +213,7 @@ fail:
 
 CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info param_name,
                                                    size_t param_value_size, void *param_value,
-                                                   size_t *param_value_size_ret)
-{
+                                                   size_t *param_value_size_ret) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(m, SG_KIND_MEM), CL_INVALID_MEM_OBJECT, "memobj is not a valid memory object");
   switch (param_name) {
@@ -243,8 +237,7 @@ fail:
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(
-    cl_mem m, void(CL_CALLBACK *pfn_notify)(cl_mem, void *), void *user_data)
-{
+    cl_mem m, void(CL_CALLBACK *pfn_notify)(cl_mem, void *), void *user_data) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(m, SG_KIND_MEM), CL_INVALID_MEM_OBJECT, "memobj is not a valid memory object");
   SG_CHECK(pfn_notify, CL_INVALID_VALUE, "pfn_notify is NULL");
@@ -265,22 +258,23 @@ fail:
  * device; the image-only entry points are stubs in icd/sg_dispatch.c. */
 CL_API_ENTRY cl_int CL_API_CALL clGetSupportedImageFormats(cl_context ctx, cl_mem_flags flags,
                                                            cl_mem_object_type image_type,
-                                                           cl_uint num_entries, cl_image_format *image_formats,
-                                                           cl_uint *num_image_formats)
-{
+                                                           cl_uint num_entries,
+                                                           cl_image_format *image_formats,
+                                                           cl_uint *num_image_formats) {
   (void)flags, (void)image_type;
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(ctx, SG_KIND_CONTEXT), CL_INVALID_CONTEXT, "context is not a valid context");
-  SG_CHECK(!(num_entries == 0 && image_formats), CL_INVALID_VALUE, "num_entries is 0 but image_formats is not NULL");
+  SG_CHECK(!(num_entries == 0 && image_formats), CL_INVALID_VALUE,
+           "num_entries is 0 but image_formats is not NULL");
   if (num_image_formats)
     *num_image_formats = 0;
 fail:
   return err;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value_size,
-                                               void *param_value, size_t *param_value_size_ret)
-{
+CL_API_ENTRY cl_int CL_API_CALL clGetImageInfo(cl_mem image, cl_image_info param_name,
+                                               size_t param_value_size, void *param_value,
+                                               size_t *param_value_size_ret) {
   (void)param_name, (void)param_value_size, (void)param_value, (void)param_value_size_ret;
   cl_int err = CL_SUCCESS;
   SG_CHECK(false, CL_INVALID_MEM_OBJECT, "image: SoftGPU has no image objects (%p)", (void *)image);

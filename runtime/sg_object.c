@@ -11,8 +11,7 @@ struct sg_head {
 /* The application's references together hold one internal reference, so an
  * object dies exactly once: when the last internal reference goes, which can
  * only happen after the application's count has reached zero. */
-void sg_object_init(void *o, enum sg_kind kind, void (*destroy)(void *self))
-{
+void sg_object_init(void *o, enum sg_kind kind, void (*destroy)(void *self)) {
   struct sg_head *h = o;
   h->dispatch = &sg_dispatch;
   h->obj.kind = kind;
@@ -24,34 +23,29 @@ void sg_object_init(void *o, enum sg_kind kind, void (*destroy)(void *self))
 
 /* A handle the application released is invalid even while SoftGPU still
  * holds it (refcount 0). Freed memory is detected by the cleared magic. */
-bool sg_valid(const void *o, enum sg_kind kind)
-{
+bool sg_valid(const void *o, enum sg_kind kind) {
   const struct sg_head *h = o;
   return h && h->dispatch == &sg_dispatch && h->obj.kind == (uint32_t)kind &&
          h->obj.magic == SG_MAGIC && atomic_load(&h->obj.refcount) > 0;
 }
 
-void sg_retain(void *o)
-{
+void sg_retain(void *o) {
   struct sg_head *h = o;
   atomic_fetch_add(&h->obj.refcount, 1);
 }
 
-void sg_release(void *o)
-{
+void sg_release(void *o) {
   struct sg_head *h = o;
   if (atomic_fetch_sub(&h->obj.refcount, 1) == 1)
     sg_release_internal(o);
 }
 
-void sg_retain_internal(void *o)
-{
+void sg_retain_internal(void *o) {
   struct sg_head *h = o;
   atomic_fetch_add(&h->obj.internal, 1);
 }
 
-void sg_release_internal(void *o)
-{
+void sg_release_internal(void *o) {
   struct sg_head *h = o;
   if (atomic_fetch_sub(&h->obj.internal, 1) != 1)
     return;

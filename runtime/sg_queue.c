@@ -7,12 +7,12 @@
 
 #include "sg_runtime.h"
 
-#define SG_QUEUE_PROPS (CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE | \
-                        CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT)
+#define SG_QUEUE_PROPS                                                                             \
+  (CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_ON_DEVICE |       \
+   CL_QUEUE_ON_DEVICE_DEFAULT)
 
 /* Drops what the command holds; the struct itself stays for the queue list. */
-static void command_release(struct sg_command *cmd)
-{
+static void command_release(struct sg_command *cmd) {
   if (cmd->free)
     cmd->free(cmd);
   for (cl_uint i = 0; i < cmd->num_waits; i++)
@@ -23,8 +23,7 @@ static void command_release(struct sg_command *cmd)
 }
 
 /* A failed wait-list event fails the command without running it. */
-static void command_execute(struct sg_command *cmd)
-{
+static void command_execute(struct sg_command *cmd) {
   cl_event ev = cmd->event;
   sg_event_set_status(ev, CL_SUBMITTED);
   cl_int st = sg_event_wait(cmd->num_waits, cmd->waits);
@@ -37,8 +36,7 @@ static void command_execute(struct sg_command *cmd)
 
 /* The command stays at the head until it is done and has released what it
  * held, so clFinish (head == NULL) also covers those releases. */
-static void *queue_worker(void *arg)
-{
+static void *queue_worker(void *arg) {
   cl_command_queue q = arg;
   pthread_mutex_lock(&q->lock);
   for (;;) {
@@ -62,8 +60,7 @@ static void *queue_worker(void *arg)
 }
 
 /* Waits until every command submitted so far is done. */
-static void queue_drain(cl_command_queue q)
-{
+static void queue_drain(cl_command_queue q) {
   pthread_mutex_lock(&q->lock);
   while (q->head)
     pthread_cond_wait(&q->cond, &q->lock);
@@ -71,8 +68,7 @@ static void queue_drain(cl_command_queue q)
 }
 
 cl_int sg_queue_submit(cl_command_queue q, struct sg_command *cmd, cl_uint num_waits,
-                       const cl_event *waits, cl_event *event_out, bool blocking)
-{
+                       const cl_event *waits, cl_event *event_out, bool blocking) {
   cmd->event = NULL;
   cmd->num_waits = 0;
   cmd->waits = NULL;
@@ -123,8 +119,7 @@ fail:
   return err;
 }
 
-static void queue_destroy(void *self)
-{
+static void queue_destroy(void *self) {
   cl_command_queue q = self;
   pthread_cond_destroy(&q->cond);
   pthread_mutex_destroy(&q->lock);
@@ -135,8 +130,8 @@ static void queue_destroy(void *self)
 
 static cl_command_queue queue_create(cl_context ctx, cl_device_id dev,
                                      cl_command_queue_properties props,
-                                     const cl_queue_properties *array, size_t n, cl_int *errcode_ret)
-{
+                                     const cl_queue_properties *array, size_t n,
+                                     cl_int *errcode_ret) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(ctx, SG_KIND_CONTEXT), CL_INVALID_CONTEXT, "context is not a valid context");
   SG_CHECK(sg_valid(dev, SG_KIND_DEVICE) && dev == ctx->device, CL_INVALID_DEVICE,
@@ -145,8 +140,10 @@ static cl_command_queue queue_create(cl_context ctx, cl_device_id dev,
            "unknown queue properties 0x%llx", (unsigned long long)props);
   SG_CHECK(!(props & CL_QUEUE_ON_DEVICE_DEFAULT) || (props & CL_QUEUE_ON_DEVICE), CL_INVALID_VALUE,
            "CL_QUEUE_ON_DEVICE_DEFAULT without CL_QUEUE_ON_DEVICE");
-  SG_CHECK(!(props & ~(cl_command_queue_properties)CL_QUEUE_PROFILING_ENABLE), CL_INVALID_QUEUE_PROPERTIES,
-           "SoftGPU queues are in-order host queues (properties 0x%llx)", (unsigned long long)props);
+  SG_CHECK(!(props & ~(cl_command_queue_properties)CL_QUEUE_PROFILING_ENABLE),
+           CL_INVALID_QUEUE_PROPERTIES,
+           "SoftGPU queues are in-order host queues (properties 0x%llx)",
+           (unsigned long long)props);
   cl_command_queue q = calloc(1, sizeof *q);
   SG_CHECK(q, CL_OUT_OF_HOST_MEMORY, "no memory for the queue");
   if (array) {
@@ -179,16 +176,13 @@ fail:
   return NULL;
 }
 
-CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context ctx, cl_device_id dev,
-                                                               cl_command_queue_properties properties,
-                                                               cl_int *errcode_ret)
-{
+CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueue(
+    cl_context ctx, cl_device_id dev, cl_command_queue_properties properties, cl_int *errcode_ret) {
   return queue_create(ctx, dev, properties, NULL, 0, errcode_ret);
 }
 
 CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
-    cl_context ctx, cl_device_id dev, const cl_queue_properties *properties, cl_int *errcode_ret)
-{
+    cl_context ctx, cl_device_id dev, const cl_queue_properties *properties, cl_int *errcode_ret) {
   cl_int err = CL_SUCCESS;
   cl_command_queue_properties props = 0;
   bool seen_props = false, seen_size = false;
@@ -217,10 +211,10 @@ fail:
   return NULL;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue q)
-{
+CL_API_ENTRY cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue q) {
   cl_int err = CL_SUCCESS;
-  SG_CHECK(sg_valid(q, SG_KIND_QUEUE), CL_INVALID_COMMAND_QUEUE, "command_queue is not a valid queue");
+  SG_CHECK(sg_valid(q, SG_KIND_QUEUE), CL_INVALID_COMMAND_QUEUE,
+           "command_queue is not a valid queue");
   sg_retain(q);
 fail:
   return err;
@@ -228,10 +222,10 @@ fail:
 
 /* The last application reference finishes the queue and joins its worker;
  * the memory goes when events referring to the queue are gone too. */
-CL_API_ENTRY cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q)
-{
+CL_API_ENTRY cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q) {
   cl_int err = CL_SUCCESS;
-  SG_CHECK(sg_valid(q, SG_KIND_QUEUE), CL_INVALID_COMMAND_QUEUE, "command_queue is not a valid queue");
+  SG_CHECK(sg_valid(q, SG_KIND_QUEUE), CL_INVALID_COMMAND_QUEUE,
+           "command_queue is not a valid queue");
   if (atomic_load(&q->obj.refcount) == 1) {
     queue_drain(q);
     pthread_mutex_lock(&q->lock);
@@ -245,12 +239,13 @@ fail:
   return err;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q, cl_command_queue_info param_name,
+CL_API_ENTRY cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q,
+                                                      cl_command_queue_info param_name,
                                                       size_t param_value_size, void *param_value,
-                                                      size_t *param_value_size_ret)
-{
+                                                      size_t *param_value_size_ret) {
   cl_int err = CL_SUCCESS;
-  SG_CHECK(sg_valid(q, SG_KIND_QUEUE), CL_INVALID_COMMAND_QUEUE, "command_queue is not a valid queue");
+  SG_CHECK(sg_valid(q, SG_KIND_QUEUE), CL_INVALID_COMMAND_QUEUE,
+           "command_queue is not a valid queue");
   switch (param_name) {
   case CL_QUEUE_CONTEXT: SG_INFO_VAL(cl_context, q->context);
   case CL_QUEUE_DEVICE: SG_INFO_VAL(cl_device_id, q->device);
@@ -269,18 +264,18 @@ fail:
 }
 
 /* The worker sees every command as soon as it is queued. */
-CL_API_ENTRY cl_int CL_API_CALL clFlush(cl_command_queue q)
-{
+CL_API_ENTRY cl_int CL_API_CALL clFlush(cl_command_queue q) {
   cl_int err = CL_SUCCESS;
-  SG_CHECK(sg_valid(q, SG_KIND_QUEUE), CL_INVALID_COMMAND_QUEUE, "command_queue is not a valid queue");
+  SG_CHECK(sg_valid(q, SG_KIND_QUEUE), CL_INVALID_COMMAND_QUEUE,
+           "command_queue is not a valid queue");
 fail:
   return err;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clFinish(cl_command_queue q)
-{
+CL_API_ENTRY cl_int CL_API_CALL clFinish(cl_command_queue q) {
   cl_int err = CL_SUCCESS;
-  SG_CHECK(sg_valid(q, SG_KIND_QUEUE), CL_INVALID_COMMAND_QUEUE, "command_queue is not a valid queue");
+  SG_CHECK(sg_valid(q, SG_KIND_QUEUE), CL_INVALID_COMMAND_QUEUE,
+           "command_queue is not a valid queue");
   queue_drain(q);
 fail:
   return err;
@@ -289,8 +284,7 @@ fail:
 /* In an in-order queue a marker or barrier needs no work of its own: the
  * worker reaches it only after everything before it and its wait list. */
 static cl_int enqueue_sync(cl_command_queue q, cl_command_type type, cl_uint num_waits,
-                           const cl_event *waits, cl_event *event)
-{
+                           const cl_event *waits, cl_event *event) {
   struct sg_command *cmd = calloc(1, sizeof *cmd);
   if (!cmd)
     return CL_OUT_OF_HOST_MEMORY;
@@ -298,53 +292,58 @@ static cl_int enqueue_sync(cl_command_queue q, cl_command_type type, cl_uint num
   return sg_queue_submit(q, cmd, num_waits, waits, event, false);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue q, cl_uint num_events_in_wait_list,
-                                                            const cl_event *event_wait_list, cl_event *event)
-{
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue q,
+                                                            cl_uint num_events_in_wait_list,
+                                                            const cl_event *event_wait_list,
+                                                            cl_event *event) {
   cl_int err = CL_SUCCESS;
-  SG_CHECK(sg_valid(q, SG_KIND_QUEUE), CL_INVALID_COMMAND_QUEUE, "command_queue is not a valid queue");
+  SG_CHECK(sg_valid(q, SG_KIND_QUEUE), CL_INVALID_COMMAND_QUEUE,
+           "command_queue is not a valid queue");
   return enqueue_sync(q, CL_COMMAND_MARKER, num_events_in_wait_list, event_wait_list, event);
 fail:
   return err;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue q, cl_uint num_events_in_wait_list,
-                                                             const cl_event *event_wait_list, cl_event *event)
-{
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue q,
+                                                             cl_uint num_events_in_wait_list,
+                                                             const cl_event *event_wait_list,
+                                                             cl_event *event) {
   cl_int err = CL_SUCCESS;
-  SG_CHECK(sg_valid(q, SG_KIND_QUEUE), CL_INVALID_COMMAND_QUEUE, "command_queue is not a valid queue");
+  SG_CHECK(sg_valid(q, SG_KIND_QUEUE), CL_INVALID_COMMAND_QUEUE,
+           "command_queue is not a valid queue");
   return enqueue_sync(q, CL_COMMAND_BARRIER, num_events_in_wait_list, event_wait_list, event);
 fail:
   return err;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueMarker(cl_command_queue q, cl_event *event)
-{
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueMarker(cl_command_queue q, cl_event *event) {
   cl_int err = CL_SUCCESS;
-  SG_CHECK(sg_valid(q, SG_KIND_QUEUE), CL_INVALID_COMMAND_QUEUE, "command_queue is not a valid queue");
+  SG_CHECK(sg_valid(q, SG_KIND_QUEUE), CL_INVALID_COMMAND_QUEUE,
+           "command_queue is not a valid queue");
   SG_CHECK(event, CL_INVALID_VALUE, "event is NULL");
   return enqueue_sync(q, CL_COMMAND_MARKER, 0, NULL, event);
 fail:
   return err;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue q)
-{
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue q) {
   cl_int err = CL_SUCCESS;
-  SG_CHECK(sg_valid(q, SG_KIND_QUEUE), CL_INVALID_COMMAND_QUEUE, "command_queue is not a valid queue");
+  SG_CHECK(sg_valid(q, SG_KIND_QUEUE), CL_INVALID_COMMAND_QUEUE,
+           "command_queue is not a valid queue");
   return enqueue_sync(q, CL_COMMAND_BARRIER, 0, NULL, NULL);
 fail:
   return err;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue q, cl_uint num_events,
-                                                       const cl_event *event_list)
-{
+                                                       const cl_event *event_list) {
   cl_int err = CL_SUCCESS;
-  SG_CHECK(sg_valid(q, SG_KIND_QUEUE), CL_INVALID_COMMAND_QUEUE, "command_queue is not a valid queue");
+  SG_CHECK(sg_valid(q, SG_KIND_QUEUE), CL_INVALID_COMMAND_QUEUE,
+           "command_queue is not a valid queue");
   SG_CHECK(num_events && event_list, CL_INVALID_VALUE, "num_events is 0 or event_list is NULL");
   for (cl_uint i = 0; i < num_events; i++)
-    SG_CHECK(sg_valid(event_list[i], SG_KIND_EVENT), CL_INVALID_EVENT, "event_list[%u] is not a valid event", i);
+    SG_CHECK(sg_valid(event_list[i], SG_KIND_EVENT), CL_INVALID_EVENT,
+             "event_list[%u] is not a valid event", i);
   return enqueue_sync(q, CL_COMMAND_BARRIER, num_events, event_list, NULL);
 fail:
   return err;

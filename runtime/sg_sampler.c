@@ -4,8 +4,7 @@
  * handle is ever a valid sampler. */
 #include "sg_runtime.h"
 
-static cl_sampler sampler_refuse(cl_context ctx, cl_int *errcode_ret)
-{
+static cl_sampler sampler_refuse(cl_context ctx, cl_int *errcode_ret) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(ctx, SG_KIND_CONTEXT), CL_INVALID_CONTEXT, "context is not a valid context");
   SG_CHECK(false, CL_INVALID_OPERATION, "SoftGPU's device does not support images or samplers");
@@ -16,42 +15,36 @@ fail:
 
 CL_API_ENTRY cl_sampler CL_API_CALL clCreateSampler(cl_context ctx, cl_bool normalized_coords,
                                                     cl_addressing_mode addressing_mode,
-                                                    cl_filter_mode filter_mode, cl_int *errcode_ret)
-{
+                                                    cl_filter_mode filter_mode,
+                                                    cl_int *errcode_ret) {
   (void)normalized_coords, (void)addressing_mode, (void)filter_mode;
   return sampler_refuse(ctx, errcode_ret);
 }
 
-CL_API_ENTRY cl_sampler CL_API_CALL clCreateSamplerWithProperties(cl_context ctx,
-                                                                  const cl_sampler_properties *properties,
-                                                                  cl_int *errcode_ret)
-{
+CL_API_ENTRY cl_sampler CL_API_CALL clCreateSamplerWithProperties(
+    cl_context ctx, const cl_sampler_properties *properties, cl_int *errcode_ret) {
   (void)properties;
   return sampler_refuse(ctx, errcode_ret);
 }
 
-static cl_int sampler_check(cl_sampler s)
-{
+static cl_int sampler_check(cl_sampler s) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(s, SG_KIND_SAMPLER), CL_INVALID_SAMPLER, "sampler is not a valid sampler");
 fail:
   return err;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clRetainSampler(cl_sampler s)
-{
+CL_API_ENTRY cl_int CL_API_CALL clRetainSampler(cl_sampler s) {
   return sampler_check(s);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clReleaseSampler(cl_sampler s)
-{
+CL_API_ENTRY cl_int CL_API_CALL clReleaseSampler(cl_sampler s) {
   return sampler_check(s);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetSamplerInfo(cl_sampler s, cl_sampler_info param_name,
                                                  size_t param_value_size, void *param_value,
-                                                 size_t *param_value_size_ret)
-{
+                                                 size_t *param_value_size_ret) {
   (void)param_name, (void)param_value_size, (void)param_value, (void)param_value_size_ret;
   return sampler_check(s);
 }

@@ -14,29 +14,26 @@
 static cl_platform_id plat;
 static cl_device_id dev;
 
-static int setup(void **state)
-{
+static int setup(void **state) {
   (void)state;
   if (clGetPlatformIDs(1, &plat, NULL) != CL_SUCCESS)
     return -1;
   return clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL) == CL_SUCCESS ? 0 : -1;
 }
 
-static void CL_CALLBACK notify(const char *errinfo, const void *info, size_t cb, void *user_data)
-{
+static void CL_CALLBACK notify(const char *errinfo, const void *info, size_t cb, void *user_data) {
   (void)errinfo, (void)info, (void)cb, (void)user_data;
 }
 
-static cl_uint refcount(cl_context ctx)
-{
+static cl_uint refcount(cl_context ctx) {
   cl_uint n = 0;
-  assert_int_equal(clGetContextInfo(ctx, CL_CONTEXT_REFERENCE_COUNT, sizeof n, &n, NULL), CL_SUCCESS);
+  assert_int_equal(clGetContextInfo(ctx, CL_CONTEXT_REFERENCE_COUNT, sizeof n, &n, NULL),
+                   CL_SUCCESS);
   return n;
 }
 
 /* 4.4 clCreateContext and clGetContextInfo. */
-static void test_create_and_info(void **state)
-{
+static void test_create_and_info(void **state) {
   (void)state;
   cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)plat, 0};
   cl_int err = -1;
@@ -52,7 +49,8 @@ static void test_create_and_info(void **state)
   assert_ptr_equal(d, dev);
   cl_context_properties got[3];
   size_t size;
-  assert_int_equal(clGetContextInfo(ctx, CL_CONTEXT_PROPERTIES, sizeof got, got, &size), CL_SUCCESS);
+  assert_int_equal(clGetContextInfo(ctx, CL_CONTEXT_PROPERTIES, sizeof got, got, &size),
+                   CL_SUCCESS);
   assert_int_equal(size, sizeof props);
   assert_memory_equal(got, props, sizeof props);
   assert_int_equal(refcount(ctx), 1);
@@ -70,13 +68,13 @@ static void test_create_and_info(void **state)
   /* CL_INVALID_VALUE: unknown name, too small a buffer. */
   assert_int_equal(clGetContextInfo(ctx, 0x7fff, 0, NULL, &size), CL_INVALID_VALUE);
   char small[2];
-  assert_int_equal(clGetContextInfo(ctx, CL_CONTEXT_DEVICES, sizeof small, small, NULL), CL_INVALID_VALUE);
+  assert_int_equal(clGetContextInfo(ctx, CL_CONTEXT_DEVICES, sizeof small, small, NULL),
+                   CL_INVALID_VALUE);
   assert_int_equal(clReleaseContext(ctx), CL_SUCCESS);
 }
 
 /* 4.4 clCreateContext errors. */
-static void test_create_errors(void **state)
-{
+static void test_create_errors(void **state) {
   (void)state;
   cl_int err;
   assert_null(clCreateContext(NULL, 0, &dev, NULL, NULL, &err));
@@ -113,8 +111,7 @@ static void test_create_errors(void **state)
 }
 
 /* 4.4 clCreateContextFromType. */
-static void test_from_type(void **state)
-{
+static void test_from_type(void **state) {
   (void)state;
   cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)plat, 0};
   cl_int err;
@@ -131,15 +128,15 @@ static void test_from_type(void **state)
   int data;
   assert_null(clCreateContextFromType(props, CL_DEVICE_TYPE_GPU, NULL, &data, &err));
   assert_int_equal(err, CL_INVALID_VALUE);
-  cl_context_properties unknown[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)plat, 0x7fff, 1, 0};
+  cl_context_properties unknown[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)plat, 0x7fff, 1,
+                                     0};
   assert_null(clCreateContextFromType(unknown, CL_DEVICE_TYPE_GPU, NULL, NULL, &err));
   assert_int_equal(err, CL_INVALID_PROPERTY);
 }
 
 static int order[4], calls;
 
-static void CL_CALLBACK destructor(cl_context ctx, void *user_data)
-{
+static void CL_CALLBACK destructor(cl_context ctx, void *user_data) {
   (void)ctx;
   order[calls++] = *(int *)user_data;
 }
@@ -147,8 +144,7 @@ static void CL_CALLBACK destructor(cl_context ctx, void *user_data)
 /* 4.4 clSetContextDestructorCallback: called in reverse order of
  * registration, only once the context and everything made from it are gone;
  * a released handle is CL_INVALID_CONTEXT even while SoftGPU still holds it. */
-static void test_destructor_callbacks(void **state)
-{
+static void test_destructor_callbacks(void **state) {
   (void)state;
   cl_int err;
   cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
@@ -162,7 +158,8 @@ static void test_destructor_callbacks(void **state)
   assert_int_equal(err, CL_SUCCESS);
   assert_int_equal(clReleaseContext(ctx), CL_SUCCESS);
   assert_int_equal(calls, 0); /* the buffer still holds it */
-  assert_int_equal(clGetContextInfo(ctx, CL_CONTEXT_NUM_DEVICES, 0, NULL, NULL), CL_INVALID_CONTEXT);
+  assert_int_equal(clGetContextInfo(ctx, CL_CONTEXT_NUM_DEVICES, 0, NULL, NULL),
+                   CL_INVALID_CONTEXT);
   assert_int_equal(clRetainContext(ctx), CL_INVALID_CONTEXT);
   assert_int_equal(clSetContextDestructorCallback(ctx, destructor, &one), CL_INVALID_CONTEXT);
   assert_int_equal(clReleaseMemObject(buf), CL_SUCCESS);
@@ -172,20 +169,19 @@ static void test_destructor_callbacks(void **state)
 }
 
 /* CL_INVALID_CONTEXT for a handle of another kind. */
-static void test_invalid_context(void **state)
-{
+static void test_invalid_context(void **state) {
   (void)state;
   cl_context not_ctx = (cl_context)dev;
   assert_int_equal(clRetainContext(not_ctx), CL_INVALID_CONTEXT);
   assert_int_equal(clReleaseContext(not_ctx), CL_INVALID_CONTEXT);
-  assert_int_equal(clGetContextInfo(not_ctx, CL_CONTEXT_NUM_DEVICES, 0, NULL, NULL), CL_INVALID_CONTEXT);
+  assert_int_equal(clGetContextInfo(not_ctx, CL_CONTEXT_NUM_DEVICES, 0, NULL, NULL),
+                   CL_INVALID_CONTEXT);
 }
 
-int main(void)
-{
+int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_create_and_info),    cmocka_unit_test(test_create_errors),
-      cmocka_unit_test(test_from_type),          cmocka_unit_test(test_destructor_callbacks),
+      cmocka_unit_test(test_create_and_info), cmocka_unit_test(test_create_errors),
+      cmocka_unit_test(test_from_type),       cmocka_unit_test(test_destructor_callbacks),
       cmocka_unit_test(test_invalid_context),
   };
   return cmocka_run_group_tests(tests, setup, NULL);

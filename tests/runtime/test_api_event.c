@@ -17,8 +17,7 @@ static cl_context ctx;
 static cl_command_queue q, profq;
 static cl_mem buf;
 
-static int setup(void **state)
-{
+static int setup(void **state) {
   (void)state;
   cl_int err;
   if (clGetPlatformIDs(1, &plat, NULL) != CL_SUCCESS ||
@@ -32,8 +31,7 @@ static int setup(void **state)
   return err == CL_SUCCESS ? 0 : -1;
 }
 
-static int teardown(void **state)
-{
+static int teardown(void **state) {
   (void)state;
   clReleaseMemObject(buf);
   clReleaseCommandQueue(q);
@@ -41,16 +39,15 @@ static int teardown(void **state)
   return clReleaseContext(ctx) == CL_SUCCESS ? 0 : -1;
 }
 
-static cl_int status_of(cl_event ev)
-{
+static cl_int status_of(cl_event ev) {
   cl_int st = 99;
-  assert_int_equal(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL), CL_SUCCESS);
+  assert_int_equal(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL),
+                   CL_SUCCESS);
   return st;
 }
 
 /* 5.11 clCreateUserEvent, clSetUserEventStatus, clGetEventInfo. */
-static void test_user_event(void **state)
-{
+static void test_user_event(void **state) {
   (void)state;
   cl_int err;
   cl_event ev = clCreateUserEvent(ctx, &err);
@@ -62,7 +59,8 @@ static void test_user_event(void **state)
   cl_uint rc;
   assert_int_equal(clGetEventInfo(ev, CL_EVENT_COMMAND_TYPE, sizeof type, &type, NULL), CL_SUCCESS);
   assert_int_equal(type, CL_COMMAND_USER);
-  assert_int_equal(clGetEventInfo(ev, CL_EVENT_COMMAND_QUEUE, sizeof owner, &owner, NULL), CL_SUCCESS);
+  assert_int_equal(clGetEventInfo(ev, CL_EVENT_COMMAND_QUEUE, sizeof owner, &owner, NULL),
+                   CL_SUCCESS);
   assert_null(owner);
   assert_int_equal(clGetEventInfo(ev, CL_EVENT_CONTEXT, sizeof c, &c, NULL), CL_SUCCESS);
   assert_ptr_equal(c, ctx);
@@ -91,18 +89,21 @@ static void test_user_event(void **state)
 
 /* 5.11: a failed wait-list event fails the command, which does not run;
  * blocking calls and clWaitForEvents report it. */
-static void test_failed_wait_list(void **state)
-{
+static void test_failed_wait_list(void **state) {
   (void)state;
   cl_int err;
   int zero = 0, value = 5, out = -1;
-  assert_int_equal(clEnqueueWriteBuffer(q, buf, CL_TRUE, 0, sizeof zero, &zero, 0, NULL, NULL), CL_SUCCESS);
+  assert_int_equal(clEnqueueWriteBuffer(q, buf, CL_TRUE, 0, sizeof zero, &zero, 0, NULL, NULL),
+                   CL_SUCCESS);
   cl_event gate = clCreateUserEvent(ctx, &err), write;
-  assert_int_equal(clEnqueueWriteBuffer(q, buf, CL_FALSE, 0, sizeof value, &value, 1, &gate, &write), CL_SUCCESS);
+  assert_int_equal(
+      clEnqueueWriteBuffer(q, buf, CL_FALSE, 0, sizeof value, &value, 1, &gate, &write),
+      CL_SUCCESS);
   assert_int_equal(clSetUserEventStatus(gate, -1234), CL_SUCCESS);
   assert_int_equal(clWaitForEvents(1, &write), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
   assert_int_equal(status_of(write), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-  assert_int_equal(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof out, &out, 0, NULL, NULL), CL_SUCCESS);
+  assert_int_equal(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof out, &out, 0, NULL, NULL),
+                   CL_SUCCESS);
   assert_int_equal(out, 0); /* the write never ran */
   assert_int_equal(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof out, &out, 1, &gate, NULL),
                    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
@@ -111,8 +112,7 @@ static void test_failed_wait_list(void **state)
 }
 
 /* 5.11 clWaitForEvents errors. */
-static void test_wait_errors(void **state)
-{
+static void test_wait_errors(void **state) {
   (void)state;
   cl_int err;
   assert_int_equal(clWaitForEvents(0, NULL), CL_INVALID_VALUE);
@@ -132,8 +132,7 @@ struct seen {
   cl_int status[4];
 };
 
-static void CL_CALLBACK record(cl_event ev, cl_int status, void *user_data)
-{
+static void CL_CALLBACK record(cl_event ev, cl_int status, void *user_data) {
   (void)ev;
   struct seen *s = user_data;
   s->status[s->calls++] = status;
@@ -141,8 +140,7 @@ static void CL_CALLBACK record(cl_event ev, cl_int status, void *user_data)
 
 /* 5.11 clSetEventCallback: called once the status is reached, at once when
  * it already is, with the error status when the event fails. */
-static void test_callbacks(void **state)
-{
+static void test_callbacks(void **state) {
   (void)state;
   cl_int err;
   struct seen done = {0}, submitted = {0}, failed = {0}, late = {0};
@@ -183,13 +181,13 @@ static void test_callbacks(void **state)
 
 /* 5.14 clGetEventProfilingInfo: ordered times on a profiling queue;
  * CL_PROFILING_INFO_NOT_AVAILABLE otherwise. */
-static void test_profiling(void **state)
-{
+static void test_profiling(void **state) {
   (void)state;
   cl_int err;
   char data[1024] = {1};
   cl_event ev;
-  assert_int_equal(clEnqueueWriteBuffer(profq, buf, CL_TRUE, 0, sizeof data, data, 0, NULL, &ev), CL_SUCCESS);
+  assert_int_equal(clEnqueueWriteBuffer(profq, buf, CL_TRUE, 0, sizeof data, data, 0, NULL, &ev),
+                   CL_SUCCESS);
   cl_ulong t[5];
   const cl_profiling_info names[5] = {CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT,
                                       CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END,
@@ -201,7 +199,8 @@ static void test_profiling(void **state)
   assert_int_equal(clGetEventProfilingInfo(ev, 0x7fff, sizeof t[0], t, NULL), CL_INVALID_VALUE);
   clReleaseEvent(ev);
 
-  assert_int_equal(clEnqueueWriteBuffer(q, buf, CL_TRUE, 0, sizeof data, data, 0, NULL, &ev), CL_SUCCESS);
+  assert_int_equal(clEnqueueWriteBuffer(q, buf, CL_TRUE, 0, sizeof data, data, 0, NULL, &ev),
+                   CL_SUCCESS);
   assert_int_equal(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t[0], t, NULL),
                    CL_PROFILING_INFO_NOT_AVAILABLE);
   clReleaseEvent(ev);
@@ -214,37 +213,41 @@ static void test_profiling(void **state)
                    CL_PROFILING_INFO_NOT_AVAILABLE);
   clSetUserEventStatus(user, CL_COMPLETE);
   assert_int_equal(clWaitForEvents(1, &ev), CL_SUCCESS);
-  assert_int_equal(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t[0], t, NULL), CL_SUCCESS);
-  assert_int_equal(clGetEventProfilingInfo((cl_event)q, CL_PROFILING_COMMAND_END, sizeof t[0], t, NULL),
-                   CL_INVALID_EVENT);
+  assert_int_equal(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t[0], t, NULL),
+                   CL_SUCCESS);
+  assert_int_equal(
+      clGetEventProfilingInfo((cl_event)q, CL_PROFILING_COMMAND_END, sizeof t[0], t, NULL),
+      CL_INVALID_EVENT);
   clReleaseEvent(ev);
   clReleaseEvent(user);
 }
 
 /* Events chain across queues: a command waits for another queue's event. */
-static void test_cross_queue_wait(void **state)
-{
+static void test_cross_queue_wait(void **state) {
   (void)state;
   cl_int err;
   cl_event gate = clCreateUserEvent(ctx, &err), first, second;
   int a = 11, out = 0;
-  assert_int_equal(clEnqueueWriteBuffer(profq, buf, CL_FALSE, 0, sizeof a, &a, 1, &gate, &first), CL_SUCCESS);
-  assert_int_equal(clEnqueueReadBuffer(q, buf, CL_FALSE, 0, sizeof out, &out, 1, &first, &second), CL_SUCCESS);
+  assert_int_equal(clEnqueueWriteBuffer(profq, buf, CL_FALSE, 0, sizeof a, &a, 1, &gate, &first),
+                   CL_SUCCESS);
+  assert_int_equal(clEnqueueReadBuffer(q, buf, CL_FALSE, 0, sizeof out, &out, 1, &first, &second),
+                   CL_SUCCESS);
   assert_true(status_of(second) > CL_COMPLETE);
   clSetUserEventStatus(gate, CL_COMPLETE);
   assert_int_equal(clWaitForEvents(1, &second), CL_SUCCESS);
   assert_int_equal(out, 11);
   cl_command_type type;
-  assert_int_equal(clGetEventInfo(second, CL_EVENT_COMMAND_TYPE, sizeof type, &type, NULL), CL_SUCCESS);
+  assert_int_equal(clGetEventInfo(second, CL_EVENT_COMMAND_TYPE, sizeof type, &type, NULL),
+                   CL_SUCCESS);
   assert_int_equal(type, CL_COMMAND_READ_BUFFER);
   clReleaseEvent(gate), clReleaseEvent(first), clReleaseEvent(second);
   assert_int_equal(clRetainEvent((cl_event)ctx), CL_INVALID_EVENT);
   assert_int_equal(clReleaseEvent((cl_event)ctx), CL_INVALID_EVENT);
-  assert_int_equal(clGetEventInfo((cl_event)ctx, CL_EVENT_CONTEXT, 0, NULL, NULL), CL_INVALID_EVENT);
+  assert_int_equal(clGetEventInfo((cl_event)ctx, CL_EVENT_CONTEXT, 0, NULL, NULL),
+                   CL_INVALID_EVENT);
 }
 
-int main(void)
-{
+int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_user_event),  cmocka_unit_test(test_failed_wait_list),
       cmocka_unit_test(test_wait_errors), cmocka_unit_test(test_callbacks),

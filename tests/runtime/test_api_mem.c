@@ -18,8 +18,7 @@ static cl_device_id dev;
 static cl_context ctx;
 static cl_command_queue q;
 
-static int setup(void **state)
-{
+static int setup(void **state) {
   (void)state;
   cl_int err;
   if (clGetPlatformIDs(1, &plat, NULL) != CL_SUCCESS ||
@@ -30,23 +29,20 @@ static int setup(void **state)
   return err == CL_SUCCESS ? 0 : -1;
 }
 
-static int teardown(void **state)
-{
+static int teardown(void **state) {
   (void)state;
   clReleaseCommandQueue(q);
   return clReleaseContext(ctx) == CL_SUCCESS ? 0 : -1;
 }
 
-static cl_mem make(cl_mem_flags flags, size_t size, void *host)
-{
+static cl_mem make(cl_mem_flags flags, size_t size, void *host) {
   cl_int err;
   cl_mem m = clCreateBuffer(ctx, flags, size, host, &err);
   assert_int_equal(err, CL_SUCCESS);
   return m;
 }
 
-static cl_int create_err(cl_mem_flags flags, size_t size, void *host)
-{
+static cl_int create_err(cl_mem_flags flags, size_t size, void *host) {
   cl_int err = CL_SUCCESS;
   cl_mem m = clCreateBuffer(ctx, flags, size, host, &err);
   if (m)
@@ -55,8 +51,7 @@ static cl_int create_err(cl_mem_flags flags, size_t size, void *host)
 }
 
 /* 5.2.1 clCreateBuffer: host-pointer flags and their semantics. */
-static void test_create_host_ptr_flags(void **state)
-{
+static void test_create_host_ptr_flags(void **state) {
   (void)state;
   int host[16], out[16];
   for (int i = 0; i < 16; i++)
@@ -64,7 +59,8 @@ static void test_create_host_ptr_flags(void **state)
   /* COPY_HOST_PTR copies now: later host changes do not reach the buffer. */
   cl_mem copy = make(CL_MEM_COPY_HOST_PTR, sizeof host, host);
   host[0] = -1;
-  assert_int_equal(clEnqueueReadBuffer(q, copy, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), CL_SUCCESS);
+  assert_int_equal(clEnqueueReadBuffer(q, copy, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL),
+                   CL_SUCCESS);
   assert_int_equal(out[0], 100);
   assert_int_equal(out[15], 115);
   void *hp = (void *)1;
@@ -75,8 +71,9 @@ static void test_create_host_ptr_flags(void **state)
   /* USE_HOST_PTR aliases the application's memory. */
   cl_mem use = make(CL_MEM_USE_HOST_PTR | CL_MEM_READ_ONLY, sizeof host, host);
   int seven = 7;
-  assert_int_equal(clEnqueueWriteBuffer(q, use, CL_TRUE, 4 * sizeof(int), sizeof seven, &seven, 0, NULL, NULL),
-                   CL_SUCCESS);
+  assert_int_equal(
+      clEnqueueWriteBuffer(q, use, CL_TRUE, 4 * sizeof(int), sizeof seven, &seven, 0, NULL, NULL),
+      CL_SUCCESS);
   assert_int_equal(host[4], 7);
   assert_int_equal(clGetMemObjectInfo(use, CL_MEM_HOST_PTR, sizeof hp, &hp, NULL), CL_SUCCESS);
   assert_ptr_equal(hp, host);
@@ -95,17 +92,20 @@ static void test_create_host_ptr_flags(void **state)
 }
 
 /* 5.2.1 clCreateBuffer errors. */
-static void test_create_errors(void **state)
-{
+static void test_create_errors(void **state) {
   (void)state;
   int host[4];
   cl_ulong max;
-  assert_int_equal(clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max, &max, NULL), CL_SUCCESS);
+  assert_int_equal(clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max, &max, NULL),
+                   CL_SUCCESS);
   assert_int_equal(create_err(CL_MEM_READ_WRITE | CL_MEM_READ_ONLY, 16, NULL), CL_INVALID_VALUE);
   assert_int_equal(create_err(CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY, 16, NULL), CL_INVALID_VALUE);
-  assert_int_equal(create_err(CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR, 16, host), CL_INVALID_VALUE);
-  assert_int_equal(create_err(CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR, 16, host), CL_INVALID_VALUE);
-  assert_int_equal(create_err(CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS, 16, NULL), CL_INVALID_VALUE);
+  assert_int_equal(create_err(CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR, 16, host),
+                   CL_INVALID_VALUE);
+  assert_int_equal(create_err(CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR, 16, host),
+                   CL_INVALID_VALUE);
+  assert_int_equal(create_err(CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS, 16, NULL),
+                   CL_INVALID_VALUE);
   assert_int_equal(create_err((cl_mem_flags)1 << 40, 16, NULL), CL_INVALID_VALUE);
   assert_int_equal(create_err(0, 0, NULL), CL_INVALID_BUFFER_SIZE);
   assert_int_equal(create_err(0, max + 1, NULL), CL_INVALID_BUFFER_SIZE);
@@ -118,8 +118,7 @@ static void test_create_errors(void **state)
 }
 
 /* 5.2.1 clCreateBufferWithProperties: only the empty list, returned as given. */
-static void test_with_properties(void **state)
-{
+static void test_with_properties(void **state) {
   (void)state;
   cl_int err;
   cl_mem_properties empty[] = {0}, bad[] = {0x7fff, 1, 0};
@@ -138,8 +137,7 @@ static void test_with_properties(void **state)
 }
 
 /* 5.5.5 clGetMemObjectInfo, retain and release. */
-static void test_info(void **state)
-{
+static void test_info(void **state) {
   (void)state;
   cl_mem m = make(CL_MEM_WRITE_ONLY | CL_MEM_HOST_READ_ONLY, 256, NULL);
   cl_mem_object_type type;
@@ -154,13 +152,15 @@ static void test_info(void **state)
   assert_int_equal(size, 256);
   assert_int_equal(clGetMemObjectInfo(m, CL_MEM_CONTEXT, sizeof c, &c, NULL), CL_SUCCESS);
   assert_ptr_equal(c, ctx);
-  assert_int_equal(clGetMemObjectInfo(m, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof assoc, &assoc, NULL), CL_SUCCESS);
+  assert_int_equal(clGetMemObjectInfo(m, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof assoc, &assoc, NULL),
+                   CL_SUCCESS);
   assert_null(assoc);
   assert_int_equal(clGetMemObjectInfo(m, CL_MEM_OFFSET, sizeof offset, &offset, NULL), CL_SUCCESS);
   assert_int_equal(offset, 0);
   assert_int_equal(clGetMemObjectInfo(m, CL_MEM_MAP_COUNT, sizeof maps, &maps, NULL), CL_SUCCESS);
   assert_int_equal(maps, 0);
-  assert_int_equal(clGetMemObjectInfo(m, CL_MEM_USES_SVM_POINTER, sizeof svm, &svm, NULL), CL_SUCCESS);
+  assert_int_equal(clGetMemObjectInfo(m, CL_MEM_USES_SVM_POINTER, sizeof svm, &svm, NULL),
+                   CL_SUCCESS);
   assert_false(svm);
   assert_int_equal(clRetainMemObject(m), CL_SUCCESS);
   assert_int_equal(clGetMemObjectInfo(m, CL_MEM_REFERENCE_COUNT, sizeof rc, &rc, NULL), CL_SUCCESS);
@@ -178,17 +178,18 @@ static void test_info(void **state)
 
 /* 5.2.1 clCreateSubBuffer: a window on the parent, flags inherited or
  * narrowed, and every error the spec lists. */
-static void test_sub_buffer(void **state)
-{
+static void test_sub_buffer(void **state) {
   (void)state;
   cl_uint align_bits;
-  assert_int_equal(clGetDeviceInfo(dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL),
-                   CL_SUCCESS);
+  assert_int_equal(
+      clGetDeviceInfo(dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL),
+      CL_SUCCESS);
   size_t align = align_bits / 8;
   unsigned char host[1024];
   for (int i = 0; i < 1024; i++)
     host[i] = (unsigned char)i;
-  cl_mem parent = make(CL_MEM_USE_HOST_PTR | CL_MEM_READ_ONLY | CL_MEM_HOST_READ_ONLY, sizeof host, host);
+  cl_mem parent =
+      make(CL_MEM_USE_HOST_PTR | CL_MEM_READ_ONLY | CL_MEM_HOST_READ_ONLY, sizeof host, host);
   cl_buffer_region r = {align, 2 * align};
   cl_int err;
   cl_mem sub = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &r, &err);
@@ -199,16 +200,19 @@ static void test_sub_buffer(void **state)
   cl_mem assoc;
   size_t offset, size;
   void *hp;
-  assert_int_equal(clGetMemObjectInfo(sub, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof assoc, &assoc, NULL), CL_SUCCESS);
+  assert_int_equal(clGetMemObjectInfo(sub, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof assoc, &assoc, NULL),
+                   CL_SUCCESS);
   assert_ptr_equal(assoc, parent);
-  assert_int_equal(clGetMemObjectInfo(sub, CL_MEM_OFFSET, sizeof offset, &offset, NULL), CL_SUCCESS);
+  assert_int_equal(clGetMemObjectInfo(sub, CL_MEM_OFFSET, sizeof offset, &offset, NULL),
+                   CL_SUCCESS);
   assert_int_equal(offset, align);
   assert_int_equal(clGetMemObjectInfo(sub, CL_MEM_SIZE, sizeof size, &size, NULL), CL_SUCCESS);
   assert_int_equal(size, 2 * align);
   assert_int_equal(clGetMemObjectInfo(sub, CL_MEM_HOST_PTR, sizeof hp, &hp, NULL), CL_SUCCESS);
   assert_ptr_equal(hp, host + align);
   unsigned char out[4];
-  assert_int_equal(clEnqueueReadBuffer(q, sub, CL_TRUE, 1, sizeof out, out, 0, NULL, NULL), CL_SUCCESS);
+  assert_int_equal(clEnqueueReadBuffer(q, sub, CL_TRUE, 1, sizeof out, out, 0, NULL, NULL),
+                   CL_SUCCESS);
   assert_memory_equal(out, host + align + 1, sizeof out);
 
   /* Errors. */
@@ -225,9 +229,11 @@ static void test_sub_buffer(void **state)
   assert_int_equal(err, CL_INVALID_VALUE);
   assert_null(clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &r, &err));
   assert_int_equal(err, CL_INVALID_VALUE); /* parent is read-only */
-  assert_null(clCreateSubBuffer(parent, CL_MEM_HOST_WRITE_ONLY, CL_BUFFER_CREATE_TYPE_REGION, &r, &err));
+  assert_null(
+      clCreateSubBuffer(parent, CL_MEM_HOST_WRITE_ONLY, CL_BUFFER_CREATE_TYPE_REGION, &r, &err));
   assert_int_equal(err, CL_INVALID_VALUE); /* parent is host read-only */
-  assert_null(clCreateSubBuffer(parent, CL_MEM_COPY_HOST_PTR, CL_BUFFER_CREATE_TYPE_REGION, &r, &err));
+  assert_null(
+      clCreateSubBuffer(parent, CL_MEM_COPY_HOST_PTR, CL_BUFFER_CREATE_TYPE_REGION, &r, &err));
   assert_int_equal(err, CL_INVALID_VALUE);
   cl_buffer_region r0 = {0, 16};
   assert_null(clCreateSubBuffer(sub, 0, CL_BUFFER_CREATE_TYPE_REGION, &r0, &err));
@@ -235,23 +241,22 @@ static void test_sub_buffer(void **state)
 
   /* The sub-buffer keeps its parent's memory alive. */
   assert_int_equal(clReleaseMemObject(parent), CL_SUCCESS);
-  assert_int_equal(clEnqueueReadBuffer(q, sub, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), CL_SUCCESS);
+  assert_int_equal(clEnqueueReadBuffer(q, sub, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL),
+                   CL_SUCCESS);
   assert_memory_equal(out, host + align, sizeof out);
   assert_int_equal(clReleaseMemObject(sub), CL_SUCCESS);
 }
 
 static int order[4], calls;
 
-static void CL_CALLBACK destructor(cl_mem m, void *user_data)
-{
+static void CL_CALLBACK destructor(cl_mem m, void *user_data) {
   (void)m;
   order[calls++] = *(int *)user_data;
 }
 
 /* 5.5.4 clSetMemObjectDestructorCallback: reverse order of registration,
  * once the object is gone (here after a pending command let go of it). */
-static void test_destructor_callbacks(void **state)
-{
+static void test_destructor_callbacks(void **state) {
   (void)state;
   static int one = 1, two = 2;
   calls = 0;
@@ -278,8 +283,7 @@ static void test_destructor_callbacks(void **state)
 
 /* 5.2.2 read, write, copy and fill, plain and rectangular, against host
  * reference arrays. */
-static void test_transfers(void **state)
-{
+static void test_transfers(void **state) {
   (void)state;
   enum { N = 256 };
   unsigned char ref[N], out[N], src[N];
@@ -290,7 +294,8 @@ static void test_transfers(void **state)
   assert_int_equal(clEnqueueCopyBuffer(q, a, b, 10, 100, 50, 0, NULL, NULL), CL_SUCCESS);
   memcpy(ref + 100, src + 10, 50);
   int pattern = 0x11223344;
-  assert_int_equal(clEnqueueFillBuffer(q, b, &pattern, sizeof pattern, 200, 40, 0, NULL, NULL), CL_SUCCESS);
+  assert_int_equal(clEnqueueFillBuffer(q, b, &pattern, sizeof pattern, 200, 40, 0, NULL, NULL),
+                   CL_SUCCESS);
   for (int i = 200; i < 240; i += 4)
     memcpy(ref + i, &pattern, 4);
   assert_int_equal(clEnqueueReadBuffer(q, b, CL_TRUE, 0, N, out, 0, NULL, NULL), CL_SUCCESS);
@@ -300,7 +305,8 @@ static void test_transfers(void **state)
   size_t borg[3] = {2, 1, 1}, horg[3] = {1, 0, 0}, region[3] = {3, 4, 2};
   unsigned char host[2][5][8];
   memset(host, 0, sizeof host);
-  assert_int_equal(clEnqueueReadBufferRect(q, a, CL_TRUE, borg, horg, region, 16, 64, 8, 40, host, 0, NULL, NULL),
+  assert_int_equal(clEnqueueReadBufferRect(q, a, CL_TRUE, borg, horg, region, 16, 64, 8, 40, host,
+                                           0, NULL, NULL),
                    CL_SUCCESS);
   for (size_t z = 0; z < 2; z++)
     for (size_t y = 0; y < 4; y++)
@@ -311,8 +317,9 @@ static void test_transfers(void **state)
     for (size_t y = 0; y < 4; y++)
       for (size_t x = 0; x < 3; x++)
         host[z][y][x + 1] = (unsigned char)(200 + x + 3 * y + 12 * z),
-                     ref[(z + 1) * 64 + (y + 1) * 16 + x + 2] = host[z][y][x + 1];
-  assert_int_equal(clEnqueueWriteBufferRect(q, a, CL_TRUE, borg, horg, region, 16, 64, 8, 40, host, 0, NULL, NULL),
+                       ref[(z + 1) * 64 + (y + 1) * 16 + x + 2] = host[z][y][x + 1];
+  assert_int_equal(clEnqueueWriteBufferRect(q, a, CL_TRUE, borg, horg, region, 16, 64, 8, 40, host,
+                                            0, NULL, NULL),
                    CL_SUCCESS);
   assert_int_equal(clEnqueueReadBuffer(q, a, CL_TRUE, 0, N, out, 0, NULL, NULL), CL_SUCCESS);
   assert_memory_equal(out, ref, N);
@@ -324,7 +331,9 @@ static void test_transfers(void **state)
     for (size_t y = 0; y < 3; y++)
       for (size_t x = 0; x < 4; x++)
         bref[z * 100 + (y + 2) * 10 + x + 1] = ref[z * 64 + y * 16 + x];
-  assert_int_equal(clEnqueueCopyBufferRect(q, a, b, sorg, dorg, reg2, 16, 64, 10, 100, 0, NULL, NULL), CL_SUCCESS);
+  assert_int_equal(
+      clEnqueueCopyBufferRect(q, a, b, sorg, dorg, reg2, 16, 64, 10, 100, 0, NULL, NULL),
+      CL_SUCCESS);
   assert_int_equal(clEnqueueReadBuffer(q, b, CL_TRUE, 0, N, out, 0, NULL, NULL), CL_SUCCESS);
   assert_memory_equal(out, bref, N);
   clReleaseMemObject(a);
@@ -332,34 +341,45 @@ static void test_transfers(void **state)
 }
 
 /* 5.2.2 errors of the transfer calls. */
-static void test_transfer_errors(void **state)
-{
+static void test_transfer_errors(void **state) {
   (void)state;
   cl_int err;
   char host[64];
   cl_mem m = make(0, 64, NULL);
-  assert_int_equal(clEnqueueReadBuffer(q, m, CL_TRUE, 60, 8, host, 0, NULL, NULL), CL_INVALID_VALUE);
+  assert_int_equal(clEnqueueReadBuffer(q, m, CL_TRUE, 60, 8, host, 0, NULL, NULL),
+                   CL_INVALID_VALUE);
   assert_int_equal(clEnqueueReadBuffer(q, m, CL_TRUE, 0, 8, NULL, 0, NULL, NULL), CL_INVALID_VALUE);
-  assert_int_equal(clEnqueueWriteBuffer(q, m, CL_TRUE, 0, 65, host, 0, NULL, NULL), CL_INVALID_VALUE);
-  assert_int_equal(clEnqueueReadBuffer(q, m, CL_TRUE, 0, 8, host, 1, NULL, NULL), CL_INVALID_EVENT_WAIT_LIST);
-  assert_int_equal(clEnqueueReadBuffer((cl_command_queue)ctx, m, CL_TRUE, 0, 8, host, 0, NULL, NULL),
-                   CL_INVALID_COMMAND_QUEUE);
-  assert_int_equal(clEnqueueReadBuffer(q, (cl_mem)q, CL_TRUE, 0, 8, host, 0, NULL, NULL), CL_INVALID_MEM_OBJECT);
+  assert_int_equal(clEnqueueWriteBuffer(q, m, CL_TRUE, 0, 65, host, 0, NULL, NULL),
+                   CL_INVALID_VALUE);
+  assert_int_equal(clEnqueueReadBuffer(q, m, CL_TRUE, 0, 8, host, 1, NULL, NULL),
+                   CL_INVALID_EVENT_WAIT_LIST);
+  assert_int_equal(
+      clEnqueueReadBuffer((cl_command_queue)ctx, m, CL_TRUE, 0, 8, host, 0, NULL, NULL),
+      CL_INVALID_COMMAND_QUEUE);
+  assert_int_equal(clEnqueueReadBuffer(q, (cl_mem)q, CL_TRUE, 0, 8, host, 0, NULL, NULL),
+                   CL_INVALID_MEM_OBJECT);
   /* CL_INVALID_CONTEXT: buffer and queue of different contexts. */
   cl_context other = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
   cl_mem foreign = clCreateBuffer(other, 0, 64, NULL, &err);
-  assert_int_equal(clEnqueueReadBuffer(q, foreign, CL_TRUE, 0, 8, host, 0, NULL, NULL), CL_INVALID_CONTEXT);
+  assert_int_equal(clEnqueueReadBuffer(q, foreign, CL_TRUE, 0, 8, host, 0, NULL, NULL),
+                   CL_INVALID_CONTEXT);
   assert_int_equal(clEnqueueCopyBuffer(q, m, foreign, 0, 0, 8, 0, NULL, NULL), CL_INVALID_CONTEXT);
   clReleaseMemObject(foreign);
   clReleaseContext(other);
   /* Host access flags: CL_INVALID_OPERATION. */
-  cl_mem no_read = make(CL_MEM_HOST_WRITE_ONLY, 64, NULL), no_write = make(CL_MEM_HOST_READ_ONLY, 64, NULL),
+  cl_mem no_read = make(CL_MEM_HOST_WRITE_ONLY, 64, NULL),
+         no_write = make(CL_MEM_HOST_READ_ONLY, 64, NULL),
          none = make(CL_MEM_HOST_NO_ACCESS, 64, NULL);
-  assert_int_equal(clEnqueueReadBuffer(q, no_read, CL_TRUE, 0, 8, host, 0, NULL, NULL), CL_INVALID_OPERATION);
-  assert_int_equal(clEnqueueWriteBuffer(q, no_write, CL_TRUE, 0, 8, host, 0, NULL, NULL), CL_INVALID_OPERATION);
-  assert_int_equal(clEnqueueReadBuffer(q, none, CL_TRUE, 0, 8, host, 0, NULL, NULL), CL_INVALID_OPERATION);
-  assert_int_equal(clEnqueueWriteBuffer(q, none, CL_TRUE, 0, 8, host, 0, NULL, NULL), CL_INVALID_OPERATION);
-  assert_int_equal(clEnqueueCopyBuffer(q, none, no_read, 0, 0, 8, 0, NULL, NULL), CL_SUCCESS); /* device side */
+  assert_int_equal(clEnqueueReadBuffer(q, no_read, CL_TRUE, 0, 8, host, 0, NULL, NULL),
+                   CL_INVALID_OPERATION);
+  assert_int_equal(clEnqueueWriteBuffer(q, no_write, CL_TRUE, 0, 8, host, 0, NULL, NULL),
+                   CL_INVALID_OPERATION);
+  assert_int_equal(clEnqueueReadBuffer(q, none, CL_TRUE, 0, 8, host, 0, NULL, NULL),
+                   CL_INVALID_OPERATION);
+  assert_int_equal(clEnqueueWriteBuffer(q, none, CL_TRUE, 0, 8, host, 0, NULL, NULL),
+                   CL_INVALID_OPERATION);
+  assert_int_equal(clEnqueueCopyBuffer(q, none, no_read, 0, 0, 8, 0, NULL, NULL),
+                   CL_SUCCESS); /* device side */
   /* Copy: bounds and overlap. */
   assert_int_equal(clEnqueueCopyBuffer(q, m, m, 0, 8, 16, 0, NULL, NULL), CL_MEM_COPY_OVERLAP);
   assert_int_equal(clEnqueueCopyBuffer(q, m, m, 0, 16, 16, 0, NULL, NULL), CL_SUCCESS);
@@ -375,17 +395,23 @@ static void test_transfer_errors(void **state)
   clReleaseMemObject(s1), clReleaseMemObject(s2), clReleaseMemObject(big);
   /* Rect: zero region, short pitches, same-buffer pitch mismatch, overlap. */
   size_t o[3] = {0, 0, 0}, o2[3] = {4, 0, 0}, zero_reg[3] = {4, 0, 1}, reg[3] = {4, 2, 1};
-  assert_int_equal(clEnqueueReadBufferRect(q, m, CL_TRUE, o, o, zero_reg, 8, 16, 8, 16, host, 0, NULL, NULL),
-                   CL_INVALID_VALUE);
-  assert_int_equal(clEnqueueReadBufferRect(q, m, CL_TRUE, o, o, reg, 2, 0, 0, 0, host, 0, NULL, NULL),
-                   CL_INVALID_VALUE);
-  assert_int_equal(clEnqueueReadBufferRect(q, m, CL_TRUE, o, o, reg, 8, 12, 0, 0, host, 0, NULL, NULL),
-                   CL_INVALID_VALUE); /* slice pitch not a multiple of the row pitch */
+  assert_int_equal(
+      clEnqueueReadBufferRect(q, m, CL_TRUE, o, o, zero_reg, 8, 16, 8, 16, host, 0, NULL, NULL),
+      CL_INVALID_VALUE);
+  assert_int_equal(
+      clEnqueueReadBufferRect(q, m, CL_TRUE, o, o, reg, 2, 0, 0, 0, host, 0, NULL, NULL),
+      CL_INVALID_VALUE);
+  assert_int_equal(
+      clEnqueueReadBufferRect(q, m, CL_TRUE, o, o, reg, 8, 12, 0, 0, host, 0, NULL, NULL),
+      CL_INVALID_VALUE); /* slice pitch not a multiple of the row pitch */
   size_t far[3] = {0, 0, 4};
-  assert_int_equal(clEnqueueReadBufferRect(q, m, CL_TRUE, far, o, reg, 8, 16, 0, 0, host, 0, NULL, NULL),
+  assert_int_equal(
+      clEnqueueReadBufferRect(q, m, CL_TRUE, far, o, reg, 8, 16, 0, 0, host, 0, NULL, NULL),
+      CL_INVALID_VALUE);
+  assert_int_equal(clEnqueueCopyBufferRect(q, m, m, o, o2, reg, 8, 16, 16, 32, 0, NULL, NULL),
                    CL_INVALID_VALUE);
-  assert_int_equal(clEnqueueCopyBufferRect(q, m, m, o, o2, reg, 8, 16, 16, 32, 0, NULL, NULL), CL_INVALID_VALUE);
-  assert_int_equal(clEnqueueCopyBufferRect(q, m, m, o, o2, reg, 16, 32, 16, 32, 0, NULL, NULL), CL_SUCCESS);
+  assert_int_equal(clEnqueueCopyBufferRect(q, m, m, o, o2, reg, 16, 32, 16, 32, 0, NULL, NULL),
+                   CL_SUCCESS);
   size_t o3[3] = {2, 1, 0};
   assert_int_equal(clEnqueueCopyBufferRect(q, m, m, o, o3, reg, 16, 32, 16, 32, 0, NULL, NULL),
                    CL_MEM_COPY_OVERLAP);
@@ -402,16 +428,15 @@ static void test_transfer_errors(void **state)
 
 /* 5.5.2 map and unmap: a pointer into the buffer's host memory (the
  * application's with CL_MEM_USE_HOST_PTR); errors per the spec. */
-static void test_map(void **state)
-{
+static void test_map(void **state) {
   (void)state;
   cl_int err;
   int host[32];
   for (int i = 0; i < 32; i++)
     host[i] = i;
   cl_mem m = make(CL_MEM_USE_HOST_PTR, sizeof host, host);
-  int *p = clEnqueueMapBuffer(q, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 8 * sizeof(int), 4 * sizeof(int), 0,
-                              NULL, NULL, &err);
+  int *p = clEnqueueMapBuffer(q, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 8 * sizeof(int),
+                              4 * sizeof(int), 0, NULL, NULL, &err);
   assert_int_equal(err, CL_SUCCESS);
   assert_ptr_equal(p, host + 8);
   cl_uint maps;
@@ -423,10 +448,12 @@ static void test_map(void **state)
   assert_int_equal(clWaitForEvents(1, &unmap), CL_SUCCESS);
   clReleaseEvent(unmap);
   int out;
-  assert_int_equal(clEnqueueReadBuffer(q, m, CL_TRUE, 8 * sizeof(int), sizeof out, &out, 0, NULL, NULL),
-                   CL_SUCCESS);
+  assert_int_equal(
+      clEnqueueReadBuffer(q, m, CL_TRUE, 8 * sizeof(int), sizeof out, &out, 0, NULL, NULL),
+      CL_SUCCESS);
   assert_int_equal(out, 99);
-  assert_int_equal(clEnqueueUnmapMemObject(q, m, host, 0, NULL, NULL), CL_INVALID_VALUE); /* not mapped */
+  assert_int_equal(clEnqueueUnmapMemObject(q, m, host, 0, NULL, NULL),
+                   CL_INVALID_VALUE); /* not mapped */
   int elsewhere;
   assert_int_equal(clEnqueueUnmapMemObject(q, m, &elsewhere, 0, NULL, NULL), CL_INVALID_VALUE);
 
@@ -434,8 +461,8 @@ static void test_map(void **state)
   assert_int_equal(err, CL_INVALID_VALUE);
   assert_null(clEnqueueMapBuffer(q, m, CL_TRUE, CL_MAP_READ, 120, 16, 0, NULL, NULL, &err));
   assert_int_equal(err, CL_INVALID_VALUE);
-  assert_null(clEnqueueMapBuffer(q, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE_INVALIDATE_REGION, 0, 4, 0, NULL, NULL,
-                                 &err));
+  assert_null(clEnqueueMapBuffer(q, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE_INVALIDATE_REGION, 0, 4,
+                                 0, NULL, NULL, &err));
   assert_int_equal(err, CL_INVALID_VALUE);
   assert_null(clEnqueueMapBuffer(q, m, CL_TRUE, (cl_map_flags)1 << 20, 0, 4, 0, NULL, NULL, &err));
   assert_int_equal(err, CL_INVALID_VALUE);
@@ -444,7 +471,8 @@ static void test_map(void **state)
   assert_int_equal(err, CL_INVALID_OPERATION);
   assert_null(clEnqueueMapBuffer(q, ro, CL_TRUE, CL_MAP_WRITE, 0, 4, 0, NULL, NULL, &err));
   assert_int_equal(err, CL_INVALID_OPERATION);
-  void *w = clEnqueueMapBuffer(q, wo, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, 0, 4, 0, NULL, NULL, &err);
+  void *w =
+      clEnqueueMapBuffer(q, wo, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, 0, 4, 0, NULL, NULL, &err);
   assert_int_equal(err, CL_SUCCESS);
   assert_int_equal(clEnqueueUnmapMemObject(q, wo, w, 0, NULL, NULL), CL_SUCCESS);
   assert_int_equal(clFinish(q), CL_SUCCESS);
@@ -452,33 +480,34 @@ static void test_map(void **state)
 }
 
 /* 5.5.3 clEnqueueMigrateMemObjects. */
-static void test_migrate(void **state)
-{
+static void test_migrate(void **state) {
   (void)state;
   cl_mem m = make(0, 64, NULL);
   cl_event ev;
-  assert_int_equal(clEnqueueMigrateMemObjects(q, 1, &m, CL_MIGRATE_MEM_OBJECT_HOST, 0, NULL, &ev), CL_SUCCESS);
+  assert_int_equal(clEnqueueMigrateMemObjects(q, 1, &m, CL_MIGRATE_MEM_OBJECT_HOST, 0, NULL, &ev),
+                   CL_SUCCESS);
   assert_int_equal(clWaitForEvents(1, &ev), CL_SUCCESS);
   cl_command_type type;
   assert_int_equal(clGetEventInfo(ev, CL_EVENT_COMMAND_TYPE, sizeof type, &type, NULL), CL_SUCCESS);
   assert_int_equal(type, CL_COMMAND_MIGRATE_MEM_OBJECTS);
   clReleaseEvent(ev);
   assert_int_equal(clEnqueueMigrateMemObjects(q, 0, NULL, 0, 0, NULL, NULL), CL_INVALID_VALUE);
-  assert_int_equal(clEnqueueMigrateMemObjects(q, 1, &m, (cl_mem_migration_flags)1 << 10, 0, NULL, NULL),
-                   CL_INVALID_VALUE);
+  assert_int_equal(
+      clEnqueueMigrateMemObjects(q, 1, &m, (cl_mem_migration_flags)1 << 10, 0, NULL, NULL),
+      CL_INVALID_VALUE);
   cl_mem bad = (cl_mem)q;
   assert_int_equal(clEnqueueMigrateMemObjects(q, 1, &bad, 0, 0, NULL, NULL), CL_INVALID_MEM_OBJECT);
   clReleaseMemObject(m);
 }
 
 /* 5.3, 5.9, 5.6: no images, samplers, pipes or SVM on this device. */
-static void test_unsupported(void **state)
-{
+static void test_unsupported(void **state) {
   (void)state;
   cl_int err;
   cl_uint n = 7;
-  assert_int_equal(clGetSupportedImageFormats(ctx, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, 0, NULL, &n),
-                   CL_SUCCESS);
+  assert_int_equal(
+      clGetSupportedImageFormats(ctx, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, 0, NULL, &n),
+      CL_SUCCESS);
   assert_int_equal(n, 0);
   cl_image_format fmt = {CL_RGBA, CL_UNORM_INT8};
   cl_image_desc desc = {.image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = 4, .image_height = 4};
@@ -493,14 +522,18 @@ static void test_unsupported(void **state)
   assert_null(clSVMAlloc(ctx, CL_MEM_READ_WRITE, 64, 0));
 }
 
-int main(void)
-{
+int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_create_host_ptr_flags), cmocka_unit_test(test_create_errors),
-      cmocka_unit_test(test_with_properties),       cmocka_unit_test(test_info),
-      cmocka_unit_test(test_sub_buffer),            cmocka_unit_test(test_destructor_callbacks),
-      cmocka_unit_test(test_transfers),             cmocka_unit_test(test_transfer_errors),
-      cmocka_unit_test(test_map),                   cmocka_unit_test(test_migrate),
+      cmocka_unit_test(test_create_host_ptr_flags),
+      cmocka_unit_test(test_create_errors),
+      cmocka_unit_test(test_with_properties),
+      cmocka_unit_test(test_info),
+      cmocka_unit_test(test_sub_buffer),
+      cmocka_unit_test(test_destructor_callbacks),
+      cmocka_unit_test(test_transfers),
+      cmocka_unit_test(test_transfer_errors),
+      cmocka_unit_test(test_map),
+      cmocka_unit_test(test_migrate),
       cmocka_unit_test(test_unsupported),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

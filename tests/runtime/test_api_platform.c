@@ -12,16 +12,14 @@
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
 
-static cl_platform_id platform(void)
-{
+static cl_platform_id platform(void) {
   cl_platform_id p = NULL;
   assert_int_equal(clGetPlatformIDs(1, &p, NULL), CL_SUCCESS);
   assert_non_null(p);
   return p;
 }
 
-static void info_str(cl_platform_info name, char *buf, size_t len)
-{
+static void info_str(cl_platform_info name, char *buf, size_t len) {
   size_t size = 0;
   assert_int_equal(clGetPlatformInfo(platform(), name, 0, NULL, &size), CL_SUCCESS);
   assert_true(size > 0 && size <= len);
@@ -30,8 +28,7 @@ static void info_str(cl_platform_info name, char *buf, size_t len)
 }
 
 /* 4.1 clGetPlatformIDs: the loader sees only SoftGPU here. */
-static void test_get_platform_ids(void **state)
-{
+static void test_get_platform_ids(void **state) {
   (void)state;
   cl_uint n = 0;
   assert_int_equal(clGetPlatformIDs(0, NULL, &n), CL_SUCCESS);
@@ -45,8 +42,7 @@ static void test_get_platform_ids(void **state)
 }
 
 /* 4.1 clGetPlatformInfo: the values SoftGPU documents. */
-static void test_platform_strings(void **state)
-{
+static void test_platform_strings(void **state) {
   (void)state;
   char buf[4096];
   info_str(CL_PLATFORM_NAME, buf, sizeof buf);
@@ -67,52 +63,55 @@ static void test_platform_strings(void **state)
   for (char *t = strtok(buf, " "); t; t = strtok(NULL, " "))
     words++;
   size_t size = 0;
-  assert_int_equal(clGetPlatformInfo(platform(), CL_PLATFORM_EXTENSIONS_WITH_VERSION, 0, NULL, &size), CL_SUCCESS);
+  assert_int_equal(
+      clGetPlatformInfo(platform(), CL_PLATFORM_EXTENSIONS_WITH_VERSION, 0, NULL, &size),
+      CL_SUCCESS);
   assert_int_equal(size, words * sizeof(cl_name_version));
   cl_name_version list[64];
   assert_true(words <= 64);
-  assert_int_equal(clGetPlatformInfo(platform(), CL_PLATFORM_EXTENSIONS_WITH_VERSION, sizeof list, list, NULL),
-                   CL_SUCCESS);
+  assert_int_equal(
+      clGetPlatformInfo(platform(), CL_PLATFORM_EXTENSIONS_WITH_VERSION, sizeof list, list, NULL),
+      CL_SUCCESS);
   assert_string_equal(list[0].name, "cl_khr_icd");
 }
 
-static void test_platform_numbers(void **state)
-{
+static void test_platform_numbers(void **state) {
   (void)state;
   cl_version v = 0;
-  assert_int_equal(clGetPlatformInfo(platform(), CL_PLATFORM_NUMERIC_VERSION, sizeof v, &v, NULL), CL_SUCCESS);
+  assert_int_equal(clGetPlatformInfo(platform(), CL_PLATFORM_NUMERIC_VERSION, sizeof v, &v, NULL),
+                   CL_SUCCESS);
   assert_int_equal(CL_VERSION_MAJOR(v), 3);
   assert_int_equal(CL_VERSION_MINOR(v), 0);
   cl_ulong res = 99;
-  assert_int_equal(clGetPlatformInfo(platform(), CL_PLATFORM_HOST_TIMER_RESOLUTION, sizeof res, &res, NULL),
-                   CL_SUCCESS);
+  assert_int_equal(
+      clGetPlatformInfo(platform(), CL_PLATFORM_HOST_TIMER_RESOLUTION, sizeof res, &res, NULL),
+      CL_SUCCESS);
   assert_int_equal(res, 1);
 }
 
 /* 4.1 errors: CL_INVALID_VALUE for an unknown name or a too small buffer,
  * CL_INVALID_PLATFORM for a handle that is not a platform. */
-static void test_platform_info_errors(void **state)
-{
+static void test_platform_info_errors(void **state) {
   (void)state;
   char buf[4];
   assert_int_equal(clGetPlatformInfo(platform(), 0x7fff, sizeof buf, buf, NULL), CL_INVALID_VALUE);
-  assert_int_equal(clGetPlatformInfo(platform(), CL_PLATFORM_NAME, sizeof buf, buf, NULL), CL_INVALID_VALUE);
+  assert_int_equal(clGetPlatformInfo(platform(), CL_PLATFORM_NAME, sizeof buf, buf, NULL),
+                   CL_INVALID_VALUE);
   cl_device_id dev;
   assert_int_equal(clGetDeviceIDs(platform(), CL_DEVICE_TYPE_ALL, 1, &dev, NULL), CL_SUCCESS);
-  assert_int_equal(clGetPlatformInfo((cl_platform_id)dev, CL_PLATFORM_NAME, 0, NULL, NULL), CL_INVALID_PLATFORM);
+  assert_int_equal(clGetPlatformInfo((cl_platform_id)dev, CL_PLATFORM_NAME, 0, NULL, NULL),
+                   CL_INVALID_PLATFORM);
 }
 
 /* 9.2 (cl_khr_icd): the loader's entry point is reachable by name; other
  * names are not SoftGPU extension functions. */
-static void test_extension_function_address(void **state)
-{
+static void test_extension_function_address(void **state) {
   (void)state;
   assert_non_null(clGetExtensionFunctionAddressForPlatform(platform(), "clIcdGetPlatformIDsKHR"));
   assert_null(clGetExtensionFunctionAddressForPlatform(platform(), "clNoSuchFunctionSGPU"));
 }
 
-int main(void)
-{
+int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_get_platform_ids),
       cmocka_unit_test(test_platform_strings),

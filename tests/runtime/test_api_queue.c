@@ -18,8 +18,7 @@ static cl_platform_id plat;
 static cl_device_id dev;
 static cl_context ctx;
 
-static int setup(void **state)
-{
+static int setup(void **state) {
   (void)state;
   cl_int err;
   if (clGetPlatformIDs(1, &plat, NULL) != CL_SUCCESS ||
@@ -29,22 +28,20 @@ static int setup(void **state)
   return err == CL_SUCCESS ? 0 : -1;
 }
 
-static int teardown(void **state)
-{
+static int teardown(void **state) {
   (void)state;
   return clReleaseContext(ctx) == CL_SUCCESS ? 0 : -1;
 }
 
-static cl_int status_of(cl_event ev)
-{
+static cl_int status_of(cl_event ev) {
   cl_int st = 99;
-  assert_int_equal(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL), CL_SUCCESS);
+  assert_int_equal(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL),
+                   CL_SUCCESS);
   return st;
 }
 
 /* 5.1 clCreateCommandQueue / clGetCommandQueueInfo / retain / release. */
-static void test_create_and_info(void **state)
-{
+static void test_create_and_info(void **state) {
   (void)state;
   cl_int err;
   cl_command_queue q = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
@@ -63,22 +60,24 @@ static void test_create_and_info(void **state)
   assert_int_equal(clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES_ARRAY, 0, NULL, &size), CL_SUCCESS);
   assert_int_equal(size, 0); /* not made by clCreateCommandQueueWithProperties */
   assert_int_equal(clRetainCommandQueue(q), CL_SUCCESS);
-  assert_int_equal(clGetCommandQueueInfo(q, CL_QUEUE_REFERENCE_COUNT, sizeof rc, &rc, NULL), CL_SUCCESS);
+  assert_int_equal(clGetCommandQueueInfo(q, CL_QUEUE_REFERENCE_COUNT, sizeof rc, &rc, NULL),
+                   CL_SUCCESS);
   assert_int_equal(rc, 2);
   assert_int_equal(clReleaseCommandQueue(q), CL_SUCCESS);
   cl_command_queue dq = (cl_command_queue)1;
-  assert_int_equal(clGetCommandQueueInfo(q, CL_QUEUE_DEVICE_DEFAULT, sizeof dq, &dq, NULL), CL_SUCCESS);
+  assert_int_equal(clGetCommandQueueInfo(q, CL_QUEUE_DEVICE_DEFAULT, sizeof dq, &dq, NULL),
+                   CL_SUCCESS);
   assert_null(dq);
   /* CL_QUEUE_SIZE: CL_INVALID_COMMAND_QUEUE for a host queue. */
   cl_uint qs;
-  assert_int_equal(clGetCommandQueueInfo(q, CL_QUEUE_SIZE, sizeof qs, &qs, NULL), CL_INVALID_COMMAND_QUEUE);
+  assert_int_equal(clGetCommandQueueInfo(q, CL_QUEUE_SIZE, sizeof qs, &qs, NULL),
+                   CL_INVALID_COMMAND_QUEUE);
   assert_int_equal(clGetCommandQueueInfo(q, 0x7fff, 0, NULL, &size), CL_INVALID_VALUE);
   assert_int_equal(clReleaseCommandQueue(q), CL_SUCCESS);
 }
 
 /* 5.1 clCreateCommandQueue errors. */
-static void test_create_errors(void **state)
-{
+static void test_create_errors(void **state) {
   (void)state;
   cl_int err;
   assert_null(clCreateCommandQueue((cl_context)dev, dev, 0, &err));
@@ -93,8 +92,7 @@ static void test_create_errors(void **state)
 }
 
 /* 5.1 clCreateCommandQueueWithProperties and its errors. */
-static void test_with_properties(void **state)
-{
+static void test_with_properties(void **state) {
   (void)state;
   cl_int err;
   cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
@@ -102,7 +100,8 @@ static void test_with_properties(void **state)
   assert_int_equal(err, CL_SUCCESS);
   cl_queue_properties got[3];
   size_t size;
-  assert_int_equal(clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES_ARRAY, sizeof got, got, &size), CL_SUCCESS);
+  assert_int_equal(clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES_ARRAY, sizeof got, got, &size),
+                   CL_SUCCESS);
   assert_int_equal(size, sizeof props);
   assert_memory_equal(got, props, sizeof props);
   assert_int_equal(clReleaseCommandQueue(q), CL_SUCCESS);
@@ -129,8 +128,7 @@ static void test_with_properties(void **state)
 
 /* 5.13: in order, a marker completes only after what precedes it; here a
  * write held back by a user event. */
-static void test_marker_orders_commands(void **state)
-{
+static void test_marker_orders_commands(void **state) {
   (void)state;
   cl_int err;
   cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &err);
@@ -138,7 +136,8 @@ static void test_marker_orders_commands(void **state)
   cl_event gate = clCreateUserEvent(ctx, &err);
   int value = 42, out = 0;
   cl_event marker, barrier, legacy;
-  assert_int_equal(clEnqueueWriteBuffer(q, buf, CL_FALSE, 0, sizeof value, &value, 1, &gate, NULL), CL_SUCCESS);
+  assert_int_equal(clEnqueueWriteBuffer(q, buf, CL_FALSE, 0, sizeof value, &value, 1, &gate, NULL),
+                   CL_SUCCESS);
   assert_int_equal(clEnqueueMarkerWithWaitList(q, 0, NULL, &marker), CL_SUCCESS);
   assert_int_equal(clEnqueueBarrierWithWaitList(q, 0, NULL, &barrier), CL_SUCCESS);
   assert_int_equal(clEnqueueMarker(q, &legacy), CL_SUCCESS);
@@ -151,22 +150,27 @@ static void test_marker_orders_commands(void **state)
   assert_int_equal(status_of(barrier), CL_COMPLETE);
   assert_int_equal(status_of(legacy), CL_COMPLETE);
   cl_command_type type;
-  assert_int_equal(clGetEventInfo(marker, CL_EVENT_COMMAND_TYPE, sizeof type, &type, NULL), CL_SUCCESS);
+  assert_int_equal(clGetEventInfo(marker, CL_EVENT_COMMAND_TYPE, sizeof type, &type, NULL),
+                   CL_SUCCESS);
   assert_int_equal(type, CL_COMMAND_MARKER);
-  assert_int_equal(clGetEventInfo(barrier, CL_EVENT_COMMAND_TYPE, sizeof type, &type, NULL), CL_SUCCESS);
+  assert_int_equal(clGetEventInfo(barrier, CL_EVENT_COMMAND_TYPE, sizeof type, &type, NULL),
+                   CL_SUCCESS);
   assert_int_equal(type, CL_COMMAND_BARRIER);
-  assert_int_equal(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof out, &out, 0, NULL, NULL), CL_SUCCESS);
+  assert_int_equal(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof out, &out, 0, NULL, NULL),
+                   CL_SUCCESS);
   assert_int_equal(out, 42);
 
   /* clEnqueueWaitForEvents holds the queue until its events complete. */
   cl_event gate2 = clCreateUserEvent(ctx, &err);
   value = 7;
   assert_int_equal(clEnqueueWaitForEvents(q, 1, &gate2), CL_SUCCESS);
-  assert_int_equal(clEnqueueWriteBuffer(q, buf, CL_FALSE, 0, sizeof value, &value, 0, NULL, NULL), CL_SUCCESS);
+  assert_int_equal(clEnqueueWriteBuffer(q, buf, CL_FALSE, 0, sizeof value, &value, 0, NULL, NULL),
+                   CL_SUCCESS);
   assert_int_equal(clEnqueueMarker(q, &marker), CL_SUCCESS);
   assert_true(status_of(marker) > CL_COMPLETE);
   assert_int_equal(clSetUserEventStatus(gate2, CL_COMPLETE), CL_SUCCESS);
-  assert_int_equal(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof out, &out, 0, NULL, NULL), CL_SUCCESS);
+  assert_int_equal(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof out, &out, 0, NULL, NULL),
+                   CL_SUCCESS);
   assert_int_equal(out, 7);
 
   clReleaseEvent(marker), clReleaseEvent(barrier), clReleaseEvent(legacy);
@@ -176,8 +180,7 @@ static void test_marker_orders_commands(void **state)
 }
 
 /* 5.13 errors of the marker, barrier and wait calls. */
-static void test_marker_errors(void **state)
-{
+static void test_marker_errors(void **state) {
   (void)state;
   cl_int err;
   cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &err);
@@ -199,8 +202,7 @@ static void test_marker_errors(void **state)
 }
 
 /* 5.1 clReleaseCommandQueue: the last release runs what is queued first. */
-static void test_release_finishes(void **state)
-{
+static void test_release_finishes(void **state) {
   (void)state;
   cl_int err;
   cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &err);
@@ -209,7 +211,8 @@ static void test_release_finishes(void **state)
     data[i] = i * 3;
   cl_mem buf = clCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, sizeof host, host, &err);
   for (int i = 0; i < 64; i++)
-    assert_int_equal(clEnqueueWriteBuffer(q, buf, CL_FALSE, i * sizeof(int), sizeof(int), &data[i], 0, NULL, NULL),
+    assert_int_equal(clEnqueueWriteBuffer(q, buf, CL_FALSE, i * sizeof(int), sizeof(int), &data[i],
+                                          0, NULL, NULL),
                      CL_SUCCESS);
   assert_int_equal(clReleaseCommandQueue(q), CL_SUCCESS);
   assert_memory_equal(host, data, sizeof data);
@@ -218,8 +221,7 @@ static void test_release_finishes(void **state)
 
 /* CL_INVALID_COMMAND_QUEUE for handles of another kind, and for a queue the
  * application has released while an event still refers to it. */
-static void test_invalid_queue(void **state)
-{
+static void test_invalid_queue(void **state) {
   (void)state;
   cl_command_queue not_q = (cl_command_queue)ctx;
   assert_int_equal(clFlush(not_q), CL_INVALID_COMMAND_QUEUE);
@@ -234,17 +236,17 @@ static void test_invalid_queue(void **state)
   assert_int_equal(clReleaseCommandQueue(q), CL_SUCCESS);
   assert_int_equal(clFinish(q), CL_INVALID_COMMAND_QUEUE);
   cl_command_queue owner;
-  assert_int_equal(clGetEventInfo(ev, CL_EVENT_COMMAND_QUEUE, sizeof owner, &owner, NULL), CL_SUCCESS);
+  assert_int_equal(clGetEventInfo(ev, CL_EVENT_COMMAND_QUEUE, sizeof owner, &owner, NULL),
+                   CL_SUCCESS);
   assert_ptr_equal(owner, q);
   clReleaseEvent(ev);
 }
 
-int main(void)
-{
+int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_create_and_info),        cmocka_unit_test(test_create_errors),
-      cmocka_unit_test(test_with_properties),        cmocka_unit_test(test_marker_orders_commands),
-      cmocka_unit_test(test_marker_errors),          cmocka_unit_test(test_release_finishes),
+      cmocka_unit_test(test_create_and_info), cmocka_unit_test(test_create_errors),
+      cmocka_unit_test(test_with_properties), cmocka_unit_test(test_marker_orders_commands),
+      cmocka_unit_test(test_marker_errors),   cmocka_unit_test(test_release_finishes),
       cmocka_unit_test(test_invalid_queue),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
