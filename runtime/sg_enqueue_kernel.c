@@ -198,7 +198,7 @@ static cl_int make_ndrange(cl_kernel k, cl_device_id dev, cl_uint dim, const siz
              "argument %u is a sub-buffer at offset %zu, not a multiple of %u bytes", i,
              m ? m->offset : 0, lim.addr_align);
   }
-  cl_ulong local = sg_kernel_local_mem_size(k->info, k->args);
+  cl_ulong local = sg_device_local_mem_size(k->info, k->args);
   SG_CHECK(local <= dev->config.local_mem_per_core, CL_OUT_OF_RESOURCES,
            "kernel %s needs %llu bytes of local memory; the device has %llu", k->info->name,
            (unsigned long long)local, (unsigned long long)dev->config.local_mem_per_core);

@@ -286,15 +286,6 @@ size_t sg_kernel_max_work_group_size(cl_kernel k, cl_device_id dev) {
   return max;
 }
 
-cl_ulong sg_kernel_local_mem_size(const struct sg_kernel_info *info,
-                                  const struct sg_arg_value *args) {
-  cl_ulong total = info->static_local_size;
-  for (uint32_t i = 0; i < info->num_args; i++)
-    if (info->args[i].kind == SG_ARG_LOCAL)
-      total += args[i].local_size;
-  return total;
-}
-
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
                                                          cl_kernel_work_group_info param_name,
                                                          size_t param_value_size, void *param_value,
@@ -314,7 +305,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_de
     return sg_info(param_value_size, param_value, param_value_size_ret, r, sizeof r);
   }
   case CL_KERNEL_LOCAL_MEM_SIZE:
-    SG_INFO_VAL(cl_ulong, sg_kernel_local_mem_size(info, kernel->args));
+    SG_INFO_VAL(cl_ulong, sg_device_local_mem_size(info, kernel->args));
   case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: SG_INFO_VAL(size_t, dev->config.warp_size);
   case CL_KERNEL_PRIVATE_MEM_SIZE: SG_INFO_VAL(cl_ulong, info->private_size);
   case CL_KERNEL_GLOBAL_WORK_SIZE:

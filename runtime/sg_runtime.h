@@ -271,9 +271,6 @@ struct _cl_kernel {
 /* Largest work-group kernel k can run with on dev (device limit, or the
  * reqd_work_group_size product). */
 size_t sg_kernel_max_work_group_size(cl_kernel k, cl_device_id dev);
-/* __local bytes one work-group needs: static plus the __local arguments. */
-cl_ulong sg_kernel_local_mem_size(const struct sg_kernel_info *info,
-                                  const struct sg_arg_value *args);
 
 /* SOFTGPU_STATS: one line per launch (sg_stats_report.c), to stderr for "1"
  * or "stderr", else appended as a JSON object to the file it names. */
