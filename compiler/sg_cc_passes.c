@@ -45,16 +45,20 @@ struct pass_ctx {
   LLVMTargetDataRef td;
   const struct sg_options *opt;
   struct sg_text *log;
+  unsigned errors; /* error diagnostics from LLVM (bad inline asm, ...) */
 };
 
+/* LLVM reports some user errors (an inline asm the assembler rejects) as
+ * diagnostics and carries on; they must still fail the build. */
 static void on_diagnostic(LLVMDiagnosticInfoRef di, void *arg)
 {
-  struct sg_text *log = arg;
+  struct pass_ctx *pc = arg;
   char *msg = LLVMGetDiagInfoDescription(di);
   const char *sev[] = {"error", "warning", "remark", "note"};
   LLVMDiagnosticSeverity s = LLVMGetDiagInfoSeverity(di);
   if (s == LLVMDSError || s == LLVMDSWarning)
-    sg_text_printf(log, "%s: %s\n", sev[s], msg);
+    sg_text_printf(pc->log, "%s: %s\n", sev[s], msg);
+  pc->errors += s == LLVMDSError;
   LLVMDisposeMessage(msg);
 }
 
@@ -606,7 +610,7 @@ static enum sg_status compile_module(struct pass_ctx *pc, struct sg_cc_object *o
   if (st == SG_OK)
     st = sg_cc_emit_object(tm, pc->mod, &out->obj, &out->obj_size, pc->log);
   LLVMDisposeTargetMachine(tm);
-  return st;
+  return st == SG_OK && pc->errors ? SG_EBUILD : st;
 }
 
 enum sg_status sg_cc_compile(const void *bc, size_t bc_size, const struct sg_options *opt,
@@ -614,7 +618,7 @@ enum sg_status sg_cc_compile(const void *bc, size_t bc_size, const struct sg_opt
 {
   memset(out, 0, sizeof *out);
   struct pass_ctx pc = {.ctx = LLVMContextCreate(), .opt = opt, .log = log};
-  LLVMContextSetDiagnosticHandler(pc.ctx, on_diagnostic, log);
+  LLVMContextSetDiagnosticHandler(pc.ctx, on_diagnostic, &pc);
   LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRange(bc, bc_size, "input.bc", 0);
   enum sg_status st = SG_OK;
   if (LLVMParseBitcodeInContext2(pc.ctx, buf, &pc.mod)) {
