@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Runs clinfo (MODE full: every query; list: clinfo -l; bad_config: clinfo -l
-# under an invalid SOFTGPU_CONFIG) and checks what it prints.
-if(MODE STREQUAL "full")
+# under an invalid SOFTGPU_CONFIG; vortex: every query under the vortex
+# preset) and checks what it prints.
+if(MODE STREQUAL "full" OR MODE STREQUAL "vortex")
   set(args "")
 else()
   set(args "-l")
@@ -38,4 +39,16 @@ elseif(MODE STREQUAL "full")
   if(NOT out MATCHES "Number of devices +1\n")
     message(FATAL_ERROR "clinfo does not show exactly one SoftGPU device")
   endif()
+elseif(MODE STREQUAL "vortex")
+  # The preset (device/sg_config.c): 4 cores x 4 warps x 4 lanes, so
+  # work-groups of at most 16 work-items; the rest are the defaults.
+  foreach(line "Device Name +SoftGPU SIMT \\(4 cores x 4 warps x 4 lanes\\)"
+               "Max compute units +4\n" "Max work group size +16\n"
+               "Max work item sizes +16x16x16\n"
+               "Preferred work group size multiple \\(device\\) +4\n"
+               "Local memory size +65536 ")
+    if(NOT out MATCHES "${line}")
+      message(FATAL_ERROR "device info does not follow the vortex preset: no match for '${line}'")
+    endif()
+  endforeach()
 endif()
