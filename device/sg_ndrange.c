@@ -24,6 +24,17 @@ static uint64_t real_extent(const struct sg_ndrange *nd, int d, uint64_t ctaid) 
   return left < nd->local_size[d] ? left : nd->local_size[d];
 }
 
+/* Sets the bits of threads first .. first + count - 1, a warp at a time. */
+static void set_lanes(uint64_t *mask, uint64_t first, uint64_t count, uint32_t warp_size) {
+  while (count) {
+    uint64_t lane = first % warp_size;
+    uint64_t n = count < warp_size - lane ? count : warp_size - lane;
+    mask[first / warp_size] |= (n == 64 ? ~0ull : (1ull << n) - 1) << lane;
+    first += n;
+    count -= n;
+  }
+}
+
 void sg_ndrange_cta(const struct sg_ndrange *nd, uint32_t warp_size, uint64_t linear,
                     struct sg_cta_desc *cta) {
   uint64_t grid[3], real[3];
@@ -46,14 +57,12 @@ void sg_ndrange_cta(const struct sg_ndrange *nd, uint32_t warp_size, uint64_t li
   assert(cta->num_threads >= 1 && cta->num_threads <= SG_MAX_CTA_THREADS);
   cta->num_warps = (cta->num_threads + warp_size - 1) / warp_size;
 
-  /* Thread t of the CTA is lane t % warp_size of warp t / warp_size. Lanes
+  /* Thread t of the CTA is lane t % warp_size of warp t / warp_size. A row
+   * of the CTA (fixed y, z) holds threads t0 .. t0 + ntid.x - 1, of which
+   * the first real.x run; rows past real.y or real.z do not run at all. Lanes
    * past num_threads (the last warp's tail) never get a bit. */
   memset(cta->init_mask, 0, cta->num_warps * sizeof cta->init_mask[0]);
-  for (uint32_t t = 0; t < cta->num_threads; t++) {
-    uint32_t x = t % cta->ntid[0];
-    uint32_t y = t / cta->ntid[0] % cta->ntid[1];
-    uint32_t z = t / (cta->ntid[0] * cta->ntid[1]);
-    if (x < real[0] && y < real[1] && z < real[2])
-      cta->init_mask[t / warp_size] |= 1ull << (t % warp_size);
-  }
+  for (uint64_t z = 0; z < real[2]; z++)
+    for (uint64_t y = 0; y < real[1]; y++)
+      set_lanes(cta->init_mask, (z * cta->ntid[1] + y) * cta->ntid[0], real[0], warp_size);
 }
