@@ -46,7 +46,7 @@ static enum sg_status ensure_warps(struct sg_core *c, uint32_t n) {
     return SG_ENOMEM;
   c->warps = ws;
   for (; c->nwarps_alloc < n; c->nwarps_alloc++)
-    if (!(ws[c->nwarps_alloc] = aligned_alloc(64, sizeof(struct sg_warp))))
+    if (!(ws[c->nwarps_alloc] = aligned_alloc(64, (sizeof(struct sg_warp) + 63) / 64 * 64)))
       return SG_ENOMEM;
   return SG_OK;
 }
@@ -54,10 +54,12 @@ static enum sg_status ensure_warps(struct sg_core *c, uint32_t n) {
 static void warp_init(struct sg_core *c, struct sg_warp *w, uint32_t id) {
   const struct sg_cta_desc *d = c->cta;
   unsigned ws = c->cfg.warp_size;
-  for (unsigned r = 0; r < SG_NXREGS; r++)
-    memset(w->x[r], 0, ws * sizeof(uint64_t));
-  for (unsigned r = 0; r < 32; r++)
-    memset(w->f[r], 0, ws * sizeof(uint64_t));
+  /* Only registers the code names can be read: zeroing all 64 rows of every
+   * warp would cost more than running a short kernel. */
+  for (uint64_t m = c->code->x_used; m; m &= m - 1)
+    memset(w->x[__builtin_ctzll(m)], 0, ws * sizeof(uint64_t));
+  for (uint64_t m = c->code->f_used; m; m &= m - 1)
+    memset(w->f[__builtin_ctzll(m)], 0, ws * sizeof(uint64_t));
   memset(w->fcsr, 0, sizeof(w->fcsr));
   for (unsigned l = 0; l < ws; l++) {
     w->x[2][l] = d->stack_base + (uint64_t)(id * ws + l + 1) * d->stack_size; /* sp */

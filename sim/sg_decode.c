@@ -151,6 +151,9 @@ enum sg_status sg_code_create(const uint32_t *words, size_t nwords, uint64_t bas
     struct sg_uop *u = &c->uops[i];
     sg_decode(words[i], u);
     c->track_fflags |= reads_fflags(u);
+    uint64_t regs = 1ull << u->rd | 1ull << u->rs1 | 1ull << u->rs2 | 1ull << (u->rs3 & 31);
+    c->x_used |= regs;
+    c->f_used |= regs;
     if (u->rd == 0 && sg_op_writes_x(u->op))
       u->rd = SG_XSINK; /* x0 stays zero: results go to a scratch row */
     c->reconv[i] = SG_RECONV_EXIT;

@@ -17,6 +17,10 @@ struct sg_code {
   struct sg_uop *uops;   /* decoded, rd == x0 redirected to SG_XSINK */
   uint64_t *reconv;      /* per word: reconvergence PC of a branch there */
   bool track_fflags;     /* the program reads fflags/fcsr, so keep them exact */
+  /* Registers any instruction names (over-approximated: every register
+   * field of every word, in both banks). Only these are zeroed per CTA;
+   * the others are never read. */
+  uint64_t x_used, f_used;
 };
 
 /* ---- SIMT stack (reconvergence policy behind an ops struct) ------------ */
