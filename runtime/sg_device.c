@@ -206,9 +206,10 @@ static cl_int device_info(cl_device_id d, cl_device_info param_name, size_t para
   case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
   case CL_DEVICE_PIPE_MAX_PACKET_SIZE: UINT(0);
 
-  /* Queues: host queues, in order, with profiling; no device-side enqueue */
+  /* Queues: host queues, in or out of order, with profiling; no device-side enqueue */
   case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES:
-    SG_INFO_VAL(cl_command_queue_properties, CL_QUEUE_PROFILING_ENABLE);
+    SG_INFO_VAL(cl_command_queue_properties,
+                CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
   case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES: SG_INFO_VAL(cl_command_queue_properties, 0);
   case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
   case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:

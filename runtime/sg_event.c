@@ -6,6 +6,9 @@
 
 #include "sg_runtime.h"
 
+/* The slots of ev->times, in the order the spec requires them to grow. */
+enum { T_QUEUED, T_SUBMIT, T_START, T_END, T_COMPLETE };
+
 static void event_destroy(void *self) {
   cl_event ev = self;
   for (struct sg_event_cb *cb = ev->callbacks, *next; cb; cb = next) {
@@ -32,7 +35,7 @@ cl_event sg_event_create(cl_context ctx, cl_command_queue q, cl_command_type typ
     sg_retain_internal(q);
   ev->type = type;
   ev->status = status;
-  ev->times[0] = sg_now_ns();
+  ev->times[T_QUEUED] = sg_now_ns();
   pthread_mutex_init(&ev->lock, NULL);
   pthread_cond_init(&ev->cond, NULL);
   return ev;
@@ -69,19 +72,38 @@ static void run_callbacks(cl_event ev, struct sg_event_cb *due, cl_int status) {
   }
 }
 
-void sg_event_set_status(cl_event ev, cl_int status) {
-  pthread_mutex_lock(&ev->lock);
+/* Moves ev (locked) to status and unlocks it; callbacks run unlocked. */
+static void transition_and_unlock(cl_event ev, cl_int status) {
   cl_ulong now = sg_now_ns();
-  if (status == CL_SUBMITTED)
-    ev->times[1] = now;
-  else if (status == CL_RUNNING)
-    ev->times[2] = now;
-  else
-    ev->times[3] = now;
+  if (status == CL_SUBMITTED) {
+    ev->times[T_SUBMIT] = now;
+  } else if (status == CL_RUNNING) {
+    ev->times[T_START] = now;
+  } else {
+    /* No child commands: the command completes when it ends. */
+    ev->times[T_END] = ev->times[T_COMPLETE] = now;
+  }
   ev->status = status;
   struct sg_event_cb *due = take_due(ev);
   pthread_cond_broadcast(&ev->cond);
   /* Callbacks may release the event: keep it alive until they are done. */
+  sg_retain_internal(ev);
+  pthread_mutex_unlock(&ev->lock);
+  run_callbacks(ev, due, status);
+  sg_release_internal(ev);
+}
+
+void sg_event_set_status(cl_event ev, cl_int status) {
+  pthread_mutex_lock(&ev->lock);
+  transition_and_unlock(ev, status);
+}
+
+void sg_event_add_callback(cl_event ev, struct sg_event_cb *cb) {
+  pthread_mutex_lock(&ev->lock);
+  cb->next = ev->callbacks;
+  ev->callbacks = cb;
+  struct sg_event_cb *due = take_due(ev);
+  cl_int status = ev->status;
   sg_retain_internal(ev);
   pthread_mutex_unlock(&ev->lock);
   run_callbacks(ev, due, status);
@@ -166,11 +188,11 @@ CL_API_ENTRY cl_int CL_API_CALL clGetEventProfilingInfo(cl_event ev, cl_profilin
   pthread_mutex_unlock(&ev->lock);
   SG_CHECK(status == CL_COMPLETE, CL_PROFILING_INFO_NOT_AVAILABLE, "the command has not completed");
   switch (param_name) {
-  case CL_PROFILING_COMMAND_QUEUED: SG_INFO_VAL(cl_ulong, ev->times[0]);
-  case CL_PROFILING_COMMAND_SUBMIT: SG_INFO_VAL(cl_ulong, ev->times[1]);
-  case CL_PROFILING_COMMAND_START: SG_INFO_VAL(cl_ulong, ev->times[2]);
-  case CL_PROFILING_COMMAND_END:
-  case CL_PROFILING_COMMAND_COMPLETE: SG_INFO_VAL(cl_ulong, ev->times[3]); /* no child commands */
+  case CL_PROFILING_COMMAND_QUEUED: SG_INFO_VAL(cl_ulong, ev->times[T_QUEUED]);
+  case CL_PROFILING_COMMAND_SUBMIT: SG_INFO_VAL(cl_ulong, ev->times[T_SUBMIT]);
+  case CL_PROFILING_COMMAND_START: SG_INFO_VAL(cl_ulong, ev->times[T_START]);
+  case CL_PROFILING_COMMAND_END: SG_INFO_VAL(cl_ulong, ev->times[T_END]);
+  case CL_PROFILING_COMMAND_COMPLETE: SG_INFO_VAL(cl_ulong, ev->times[T_COMPLETE]);
   }
   SG_CHECK(false, CL_INVALID_VALUE, "unknown param_name 0x%x", param_name);
 fail:
@@ -192,14 +214,7 @@ CL_API_ENTRY cl_int CL_API_CALL clSetEventCallback(cl_event ev, cl_int command_e
   struct sg_event_cb *cb = malloc(sizeof *cb);
   SG_CHECK(cb, CL_OUT_OF_HOST_MEMORY, "no memory for the callback");
   *cb = (struct sg_event_cb){pfn_notify, user_data, command_exec_callback_type, NULL};
-  pthread_mutex_lock(&ev->lock);
-  cb->next = ev->callbacks;
-  ev->callbacks = cb;
-  /* Already there: it runs now, on this thread. */
-  struct sg_event_cb *due = take_due(ev);
-  cl_int status = ev->status;
-  pthread_mutex_unlock(&ev->lock);
-  run_callbacks(ev, due, status);
+  sg_event_add_callback(ev, cb);
 fail:
   return err;
 }
@@ -221,11 +236,13 @@ CL_API_ENTRY cl_int CL_API_CALL clSetUserEventStatus(cl_event ev, cl_int executi
            "event is not a valid user event");
   SG_CHECK(execution_status == CL_COMPLETE || execution_status < 0, CL_INVALID_VALUE,
            "execution_status %d is neither CL_COMPLETE nor negative", execution_status);
+  /* Check and set under one lock: of two racing calls exactly one wins. */
   pthread_mutex_lock(&ev->lock);
-  bool already = ev->status != CL_SUBMITTED;
-  pthread_mutex_unlock(&ev->lock);
-  SG_CHECK(!already, CL_INVALID_OPERATION, "the user event's status was already set");
-  sg_event_set_status(ev, execution_status);
+  if (ev->status != CL_SUBMITTED) {
+    pthread_mutex_unlock(&ev->lock);
+    SG_CHECK(false, CL_INVALID_OPERATION, "the user event's status was already set");
+  }
+  transition_and_unlock(ev, execution_status);
 fail:
   return err;
 }

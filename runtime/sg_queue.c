@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* runtime/ command queues (DESIGN.md 5): in-order host queues, each with one
- * worker thread that runs its commands one after the other: wait for the
- * wait list, run, complete the event. Markers and barriers are commands too. */
+/* runtime/ command queues (DESIGN.md 5): host queues, in order or out of
+ * order. A command runs once the events it depends on are done: its wait list
+ * and what the queue's order adds (in order: the previous command; out of
+ * order: the last barrier, or every earlier command for a marker or barrier
+ * without a wait list). Worker threads run the commands that are ready. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,7 +13,16 @@
   (CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_ON_DEVICE |       \
    CL_QUEUE_ON_DEVICE_DEFAULT)
 
-/* Drops what the command holds; the struct itself stays for the queue list. */
+/* Workers of an out-of-order queue: commands that are ready together overlap
+ * (copies, fills, maps; device/ serialises the launches themselves). An
+ * in-order queue never has more than one ready command, so it has one. */
+#define SG_OOO_WORKERS 4
+
+static bool out_of_order(cl_command_queue q) {
+  return q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+}
+
+/* Drops what the command holds; the struct itself is freed by the caller. */
 static void command_release(struct sg_command *cmd) {
   if (cmd->free)
     cmd->free(cmd);
@@ -26,34 +37,67 @@ static void command_release(struct sg_command *cmd) {
 static void command_execute(struct sg_command *cmd) {
   cl_event ev = cmd->event;
   sg_event_set_status(ev, CL_SUBMITTED);
-  cl_int st = sg_event_wait(cmd->num_waits, cmd->waits);
-  if (st == CL_SUCCESS) {
+  cl_int st = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+  if (!atomic_load(&cmd->failed)) {
     sg_event_set_status(ev, CL_RUNNING);
     st = cmd->run ? cmd->run(cmd) : CL_SUCCESS;
   }
   sg_event_set_status(ev, st < 0 ? st : CL_COMPLETE);
 }
 
-/* The command stays at the head until it is done and has released what it
- * held, so clFinish (head == NULL) also covers those releases. */
+/* Adds cmd to the unfinished commands (q->lock held). */
+static void link_command(cl_command_queue q, struct sg_command *cmd) {
+  cmd->prev = q->tail;
+  cmd->next = NULL;
+  if (q->tail)
+    q->tail->next = cmd;
+  else
+    q->head = cmd;
+  q->tail = cmd;
+  q->busy++;
+  if (cmd->type == CL_COMMAND_BARRIER && out_of_order(q))
+    q->barrier = cmd;
+}
+
+/* Takes a done command off the unfinished commands (q->lock held). */
+static void unlink_command(cl_command_queue q, struct sg_command *cmd) {
+  if (cmd->prev)
+    cmd->prev->next = cmd->next;
+  else
+    q->head = cmd->next;
+  if (cmd->next)
+    cmd->next->prev = cmd->prev;
+  else
+    q->tail = cmd->prev;
+  if (q->barrier == cmd)
+    q->barrier = NULL;
+}
+
+/* A done command leaves the list first (its event is no longer a dependency
+ * for new commands), then releases what it held; q->busy counts it until
+ * then, so clFinish also covers those releases. */
 static void *queue_worker(void *arg) {
   cl_command_queue q = arg;
   pthread_mutex_lock(&q->lock);
   for (;;) {
-    while (!q->head && !q->stop)
-      pthread_cond_wait(&q->cond, &q->lock);
-    if (!q->head)
+    while (!q->ready && !q->stop)
+      pthread_cond_wait(&q->work, &q->lock);
+    struct sg_command *cmd = q->ready;
+    if (!cmd)
       break;
-    struct sg_command *cmd = q->head;
+    q->ready = cmd->ready_next;
+    if (!q->ready)
+      q->ready_tail = NULL;
     pthread_mutex_unlock(&q->lock);
     command_execute(cmd);
-    command_release(cmd);
     pthread_mutex_lock(&q->lock);
-    q->head = cmd->next;
-    if (!q->head)
-      q->tail = NULL;
-    pthread_cond_broadcast(&q->cond);
+    unlink_command(q, cmd);
+    pthread_mutex_unlock(&q->lock);
+    command_release(cmd);
     free(cmd);
+    pthread_mutex_lock(&q->lock);
+    if (--q->busy == 0)
+      pthread_cond_broadcast(&q->idle);
   }
   pthread_mutex_unlock(&q->lock);
   return NULL;
@@ -62,49 +106,130 @@ static void *queue_worker(void *arg) {
 /* Waits until every command submitted so far is done. */
 static void queue_drain(cl_command_queue q) {
   pthread_mutex_lock(&q->lock);
-  while (q->head)
-    pthread_cond_wait(&q->cond, &q->lock);
+  while (q->busy)
+    pthread_cond_wait(&q->idle, &q->lock);
   pthread_mutex_unlock(&q->lock);
+}
+
+/* One of cmd's dependencies is done; the last one hands cmd to a worker. */
+static void dependency_done(struct sg_command *cmd) {
+  if (atomic_fetch_sub(&cmd->pending, 1) != 1)
+    return;
+  cl_command_queue q = cmd->queue;
+  pthread_mutex_lock(&q->lock);
+  cmd->ready_next = NULL;
+  if (q->ready_tail)
+    q->ready_tail->ready_next = cmd;
+  else
+    q->ready = cmd;
+  q->ready_tail = cmd;
+  pthread_cond_signal(&q->work);
+  pthread_mutex_unlock(&q->lock);
+}
+
+/* A wait-list event that fails fails the command (OpenCL 3.0, 5.11). */
+static void CL_CALLBACK listed_done(cl_event ev, cl_int status, void *cmd) {
+  (void)ev;
+  if (status < 0)
+    atomic_store(&((struct sg_command *)cmd)->failed, true);
+  dependency_done(cmd);
+}
+
+/* An ordering dependency only orders: a failed predecessor does not fail
+ * what follows it unless it is in that command's wait list. */
+static void CL_CALLBACK order_done(cl_event ev, cl_int status, void *cmd) {
+  (void)ev, (void)status;
+  dependency_done(cmd);
+}
+
+/* The events cmd waits for because of q's order (q->lock held); counts them
+ * and, when out is non-NULL, stores them there. */
+static cl_uint order_deps(cl_command_queue q, const struct sg_command *cmd, cl_uint num_listed,
+                          cl_event *out) {
+  bool sync = cmd->type == CL_COMMAND_MARKER || cmd->type == CL_COMMAND_BARRIER;
+  cl_uint n = 0;
+  if (!out_of_order(q) || (sync && num_listed == 0)) {
+    /* Every earlier command: in order, waiting for the last one is enough. */
+    for (struct sg_command *c = q->tail; c; c = out_of_order(q) ? c->prev : NULL) {
+      if (out)
+        out[n] = c->event;
+      n++;
+    }
+  } else if (q->barrier) {
+    if (out)
+      out[n] = q->barrier->event;
+    n++;
+  }
+  return n;
+}
+
+/* Fills cmd->waits with the wait list and then the ordering dependencies,
+ * retained (q->lock held), and allocates one hook per dependency in *hooks,
+ * chained through next, the last dependency's hook first. */
+static cl_int collect_deps(cl_command_queue q, struct sg_command *cmd, cl_uint num_listed,
+                           const cl_event *listed, struct sg_event_cb **hooks) {
+  cl_int err = CL_SUCCESS;
+  cl_uint n = num_listed + order_deps(q, cmd, num_listed, NULL);
+  if (n) {
+    cmd->waits = malloc(n * sizeof *cmd->waits);
+    SG_CHECK(cmd->waits, CL_OUT_OF_HOST_MEMORY, "no memory for the wait list");
+  }
+  for (cl_uint i = 0; i < n; i++) {
+    struct sg_event_cb *cb = malloc(sizeof *cb);
+    SG_CHECK(cb, CL_OUT_OF_HOST_MEMORY, "no memory for the wait list");
+    *cb = (struct sg_event_cb){i < num_listed ? listed_done : order_done, cmd, CL_COMPLETE, *hooks};
+    *hooks = cb;
+  }
+  if (num_listed)
+    memcpy(cmd->waits, listed, num_listed * sizeof *listed);
+  order_deps(q, cmd, num_listed, cmd->waits + num_listed);
+  for (cl_uint i = 0; i < n; i++)
+    sg_retain_internal(cmd->waits[i]);
+  cmd->num_waits = n;
+  cmd->num_listed = num_listed;
+fail:
+  return err;
 }
 
 cl_int sg_queue_submit(cl_command_queue q, struct sg_command *cmd, cl_uint num_waits,
                        const cl_event *waits, cl_event *event_out, bool blocking) {
+  struct sg_event_cb *hooks = NULL;
+  cl_event ev = NULL;
   cmd->event = NULL;
   cmd->num_waits = 0;
   cmd->waits = NULL;
+  cmd->queue = q;
+  atomic_init(&cmd->failed, false);
   cl_int err = sg_check_wait_list(q->context, num_waits, waits);
   if (err != CL_SUCCESS)
     goto fail;
-  if (num_waits) {
-    cmd->waits = malloc(num_waits * sizeof *waits);
-    SG_CHECK(cmd->waits, CL_OUT_OF_HOST_MEMORY, "no memory for the wait list");
-    for (cl_uint i = 0; i < num_waits; i++) {
-      cmd->waits[i] = waits[i];
-      sg_retain_internal(waits[i]);
-      cmd->num_waits++;
-    }
-  }
-  cl_event ev = sg_event_create(q->context, q, cmd->type, CL_QUEUED);
+  ev = sg_event_create(q->context, q, cmd->type, CL_QUEUED);
   SG_CHECK(ev, CL_OUT_OF_HOST_MEMORY, "no memory for the event");
-  /* The command holds an internal reference; the application reference goes
-   * to *event_out or is dropped. A blocking call keeps one while it waits. */
   cmd->event = ev;
-  sg_retain_internal(ev);
+  sg_retain_internal(ev); /* the command's reference */
+  pthread_mutex_lock(&q->lock);
+  err = collect_deps(q, cmd, num_waits, waits, &hooks);
+  if (err == CL_SUCCESS)
+    link_command(q, cmd);
+  pthread_mutex_unlock(&q->lock);
+  if (err != CL_SUCCESS)
+    goto fail;
+  /* One extra count so that no hook can start cmd before all are set. */
+  atomic_init(&cmd->pending, cmd->num_waits + 1);
+  for (cl_uint i = cmd->num_waits; i-- > 0;) {
+    struct sg_event_cb *cb = hooks;
+    hooks = cb->next;
+    sg_event_add_callback(cmd->waits[i], cb);
+  }
+  /* The application reference goes to *event_out or is dropped; a blocking
+   * call keeps an internal one while it waits. */
   if (blocking)
     sg_retain_internal(ev);
   if (event_out)
     *event_out = ev;
   else
     sg_release(ev);
-  cmd->next = NULL;
-  pthread_mutex_lock(&q->lock);
-  if (q->tail)
-    q->tail->next = cmd;
-  else
-    q->head = cmd;
-  q->tail = cmd;
-  pthread_cond_broadcast(&q->cond);
-  pthread_mutex_unlock(&q->lock);
+  dependency_done(cmd); /* cmd may be gone from here on */
   if (!blocking)
     return CL_SUCCESS;
   sg_event_wait(1, &ev);
@@ -114,6 +239,12 @@ cl_int sg_queue_submit(cl_command_queue q, struct sg_command *cmd, cl_uint num_w
   sg_release_internal(ev);
   return status < 0 ? status : CL_SUCCESS;
 fail:
+  for (struct sg_event_cb *next; hooks; hooks = next) {
+    next = hooks->next;
+    free(hooks);
+  }
+  if (ev)
+    sg_release(ev);
   command_release(cmd);
   free(cmd);
   return err;
@@ -121,11 +252,54 @@ fail:
 
 static void queue_destroy(void *self) {
   cl_command_queue q = self;
-  pthread_cond_destroy(&q->cond);
+  pthread_cond_destroy(&q->work);
+  pthread_cond_destroy(&q->idle);
   pthread_mutex_destroy(&q->lock);
+  free(q->workers);
   free(q->props_array);
   sg_release_internal(q->context);
   free(q);
+}
+
+/* Finishes what is queued and joins the workers. */
+static void queue_shutdown(cl_command_queue q) {
+  queue_drain(q);
+  pthread_mutex_lock(&q->lock);
+  q->stop = true;
+  pthread_cond_broadcast(&q->work);
+  pthread_mutex_unlock(&q->lock);
+  for (unsigned i = 0; i < q->num_workers; i++)
+    pthread_join(q->workers[i], NULL);
+  q->num_workers = 0;
+}
+
+static cl_int start_workers(cl_command_queue q) {
+  cl_int err = CL_SUCCESS;
+  unsigned n = out_of_order(q) ? SG_OOO_WORKERS : 1;
+  q->workers = calloc(n, sizeof *q->workers);
+  SG_CHECK(q->workers, CL_OUT_OF_HOST_MEMORY, "no memory for the queue's workers");
+  for (; q->num_workers < n; q->num_workers++)
+    SG_CHECK(pthread_create(&q->workers[q->num_workers], NULL, queue_worker, q) == 0,
+             CL_OUT_OF_HOST_MEMORY, "cannot start the queue's worker threads");
+fail:
+  return err;
+}
+
+/* Checks the properties in the spec's order: unknown bits and invalid
+ * combinations are CL_INVALID_VALUE; device queues, valid but not supported
+ * (CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES is 0), CL_INVALID_QUEUE_PROPERTIES. */
+static cl_int check_properties(cl_command_queue_properties props) {
+  cl_int err = CL_SUCCESS;
+  SG_CHECK((props & ~(cl_command_queue_properties)SG_QUEUE_PROPS) == 0, CL_INVALID_VALUE,
+           "unknown queue properties 0x%llx", (unsigned long long)props);
+  SG_CHECK(!(props & CL_QUEUE_ON_DEVICE_DEFAULT) || (props & CL_QUEUE_ON_DEVICE), CL_INVALID_VALUE,
+           "CL_QUEUE_ON_DEVICE_DEFAULT without CL_QUEUE_ON_DEVICE");
+  SG_CHECK(!(props & CL_QUEUE_ON_DEVICE) || (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE),
+           CL_INVALID_VALUE, "CL_QUEUE_ON_DEVICE without CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE");
+  SG_CHECK(!(props & CL_QUEUE_ON_DEVICE), CL_INVALID_QUEUE_PROPERTIES,
+           "SoftGPU has no device queues");
+fail:
+  return err;
 }
 
 static cl_command_queue queue_create(cl_context ctx, cl_device_id dev,
@@ -133,45 +307,37 @@ static cl_command_queue queue_create(cl_context ctx, cl_device_id dev,
                                      const cl_queue_properties *array, size_t n,
                                      cl_int *errcode_ret) {
   cl_int err = CL_SUCCESS;
+  cl_command_queue q = NULL;
   SG_CHECK(sg_valid(ctx, SG_KIND_CONTEXT), CL_INVALID_CONTEXT, "context is not a valid context");
   SG_CHECK(sg_valid(dev, SG_KIND_DEVICE) && dev == ctx->device, CL_INVALID_DEVICE,
            "device is not a valid device of the context");
-  SG_CHECK((props & ~(cl_command_queue_properties)SG_QUEUE_PROPS) == 0, CL_INVALID_VALUE,
-           "unknown queue properties 0x%llx", (unsigned long long)props);
-  SG_CHECK(!(props & CL_QUEUE_ON_DEVICE_DEFAULT) || (props & CL_QUEUE_ON_DEVICE), CL_INVALID_VALUE,
-           "CL_QUEUE_ON_DEVICE_DEFAULT without CL_QUEUE_ON_DEVICE");
-  SG_CHECK(!(props & ~(cl_command_queue_properties)CL_QUEUE_PROFILING_ENABLE),
-           CL_INVALID_QUEUE_PROPERTIES,
-           "SoftGPU queues are in-order host queues (properties 0x%llx)",
-           (unsigned long long)props);
-  cl_command_queue q = calloc(1, sizeof *q);
+  if ((err = check_properties(props)) != CL_SUCCESS)
+    goto fail;
+  q = calloc(1, sizeof *q);
   SG_CHECK(q, CL_OUT_OF_HOST_MEMORY, "no memory for the queue");
-  if (array) {
-    q->props_array = malloc(n * sizeof *array);
-    if (!q->props_array) {
-      free(q);
-      SG_CHECK(false, CL_OUT_OF_HOST_MEMORY, "no memory for the queue properties");
-    }
-    memcpy(q->props_array, array, n * sizeof *array);
-    q->num_props = n;
-  }
-  pthread_mutex_init(&q->lock, NULL);
-  pthread_cond_init(&q->cond, NULL);
-  if (pthread_create(&q->worker, NULL, queue_worker, q) != 0) {
-    pthread_mutex_destroy(&q->lock);
-    pthread_cond_destroy(&q->cond);
-    free(q->props_array);
-    free(q);
-    SG_CHECK(false, CL_OUT_OF_HOST_MEMORY, "cannot start the queue's worker thread");
-  }
   sg_object_init(q, SG_KIND_QUEUE, queue_destroy);
   q->context = ctx;
   sg_retain_internal(ctx);
   q->device = dev;
   q->properties = props;
+  pthread_mutex_init(&q->lock, NULL);
+  pthread_cond_init(&q->work, NULL);
+  pthread_cond_init(&q->idle, NULL);
+  if (array) {
+    q->props_array = malloc(n * sizeof *array);
+    SG_CHECK(q->props_array, CL_OUT_OF_HOST_MEMORY, "no memory for the queue properties");
+    memcpy(q->props_array, array, n * sizeof *array);
+    q->num_props = n;
+  }
+  if ((err = start_workers(q)) != CL_SUCCESS)
+    goto fail;
   SG_SET_ERR(errcode_ret, CL_SUCCESS);
   return q;
 fail:
+  if (q) {
+    queue_shutdown(q);
+    sg_release(q);
+  }
   SG_SET_ERR(errcode_ret, err);
   return NULL;
 }
@@ -181,6 +347,8 @@ CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueue(
   return queue_create(ctx, dev, properties, NULL, 0, errcode_ret);
 }
 
+/* CL_QUEUE_SIZE belongs to device queues: without CL_QUEUE_ON_DEVICE it is
+ * CL_INVALID_VALUE, with it the device queue is refused. */
 CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
     cl_context ctx, cl_device_id dev, const cl_queue_properties *properties, cl_int *errcode_ret) {
   cl_int err = CL_SUCCESS;
@@ -200,11 +368,8 @@ CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
       SG_CHECK(false, CL_INVALID_VALUE, "unknown queue property 0x%llx", (unsigned long long)name);
     }
   }
-  /* CL_QUEUE_SIZE is only valid for device queues, which SoftGPU lacks. */
-  if (seen_size && (props & CL_QUEUE_ON_DEVICE)) {
-    SG_CHECK(false, CL_INVALID_QUEUE_PROPERTIES, "SoftGPU has no device queues");
-  }
-  SG_CHECK(!seen_size, CL_INVALID_VALUE, "CL_QUEUE_SIZE without CL_QUEUE_ON_DEVICE");
+  SG_CHECK(!seen_size || (props & CL_QUEUE_ON_DEVICE), CL_INVALID_VALUE,
+           "CL_QUEUE_SIZE without CL_QUEUE_ON_DEVICE");
   return queue_create(ctx, dev, props, properties, properties ? n + 1 : 0, errcode_ret);
 fail:
   SG_SET_ERR(errcode_ret, err);
@@ -220,21 +385,17 @@ fail:
   return err;
 }
 
-/* The last application reference finishes the queue and joins its worker;
- * the memory goes when events referring to the queue are gone too. */
+/* The last application reference finishes the queue and joins its workers;
+ * the memory goes when events referring to the queue are gone too. The
+ * count drops first, so of two racing releases exactly one shuts down. */
 CL_API_ENTRY cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(q, SG_KIND_QUEUE), CL_INVALID_COMMAND_QUEUE,
            "command_queue is not a valid queue");
-  if (atomic_load(&q->obj.refcount) == 1) {
-    queue_drain(q);
-    pthread_mutex_lock(&q->lock);
-    q->stop = true;
-    pthread_cond_broadcast(&q->cond);
-    pthread_mutex_unlock(&q->lock);
-    pthread_join(q->worker, NULL);
+  if (atomic_fetch_sub(&q->obj.refcount, 1) == 1) {
+    queue_shutdown(q);
+    sg_release_internal(q);
   }
-  sg_release(q);
 fail:
   return err;
 }

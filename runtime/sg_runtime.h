@@ -158,7 +158,7 @@ struct _cl_event {
   pthread_mutex_t lock;
   pthread_cond_t cond;
   cl_int status;               /* CL_QUEUED .. CL_COMPLETE, or < 0 */
-  cl_ulong times[4];           /* queued, submit, start, end (ns) */
+  cl_ulong times[5];           /* queued, submit, start, end, complete (ns) */
   struct sg_event_cb *callbacks;
 };
 
@@ -168,6 +168,11 @@ struct sg_event_cb {
   cl_int on_status;
   struct sg_event_cb *next;
 };
+
+/* Adds cb (from malloc, with fn, user_data and on_status filled in) to ev;
+ * ev owns it from then on. A callback whose status was already reached runs
+ * at once, on the calling thread. */
+void sg_event_add_callback(cl_event ev, struct sg_event_cb *cb);
 
 /* Moves an event to a new status (CL_SUBMITTED, CL_RUNNING, CL_COMPLETE or a
  * negative error), stamps profiling times, wakes waiters, runs callbacks. */
@@ -187,18 +192,25 @@ cl_event sg_event_create(cl_context ctx, cl_command_queue q, cl_command_type typ
 /* ---- Commands ---------------------------------------------------------- */
 
 /* One enqueued command. The enqueue call fills type, run, free and the
- * payload, then hands it to sg_queue_submit, which owns it from then on. The
- * worker waits for the wait list, sets CL_RUNNING, calls run, and sets the
- * event to CL_COMPLETE or to run's negative return value. */
+ * payload, then hands it to sg_queue_submit, which owns it from then on.
+ * Once every event it depends on is done, a worker sets CL_SUBMITTED and
+ * CL_RUNNING, calls run, and sets the event to CL_COMPLETE or to run's
+ * negative return value; a failed wait-list event fails it without running.
+ * The fields after payload belong to sg_queue.c. */
 struct sg_command {
   cl_command_type type;        /* CL_COMMAND_* */
   cl_int (*run)(struct sg_command *cmd);
   void (*free)(struct sg_command *cmd); /* releases what the payload holds; may be NULL */
   void *payload;               /* command-specific, owned by the command */
   cl_event event;              /* set by sg_queue_submit */
-  cl_uint num_waits;
+  cl_uint num_waits;           /* the wait list, then the queue's ordering dependencies */
   cl_event *waits;             /* retained internally */
-  struct sg_command *next;
+  cl_uint num_listed;          /* waits[0 .. num_listed) came from the wait list */
+  atomic_uint pending;         /* dependencies not yet done (+1 while submitting) */
+  atomic_bool failed;          /* a wait-list event failed */
+  cl_command_queue queue;
+  struct sg_command *prev, *next; /* the queue's unfinished commands */
+  struct sg_command *ready_next;  /* the queue's ready list */
 };
 
 struct _cl_command_queue {
@@ -209,10 +221,14 @@ struct _cl_command_queue {
   cl_queue_properties *props_array;     /* clCreateCommandQueueWithProperties copy */
   size_t num_props;
   pthread_mutex_t lock;
-  pthread_cond_t cond;
-  struct sg_command *head, *tail;       /* pending commands, in order */
-  cl_event last;                        /* last submitted event (in-order chaining) */
-  pthread_t worker;
+  pthread_cond_t work;                  /* a command became ready, or stop */
+  pthread_cond_t idle;                  /* a command finished */
+  struct sg_command *head, *tail;       /* unfinished commands, in submission order */
+  struct sg_command *ready, *ready_tail; /* dependencies done, waiting for a worker */
+  struct sg_command *barrier;           /* last unfinished barrier: later commands wait */
+  unsigned busy;                        /* commands not yet released: clFinish waits for 0 */
+  pthread_t *workers;                   /* one when in order, more when out of order */
+  unsigned num_workers;
   bool stop;
 };
 

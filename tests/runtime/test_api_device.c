@@ -132,7 +132,7 @@ static void test_fixed_values(void **state) {
   assert_int_equal(all[3].version, CL_MAKE_VERSION(3, 0, 0));
   cl_command_queue_properties qp;
   GET(CL_DEVICE_QUEUE_ON_HOST_PROPERTIES, qp);
-  assert_int_equal(qp, CL_QUEUE_PROFILING_ENABLE);
+  assert_int_equal(qp, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
   cl_device_fp_config fp;
   GET(CL_DEVICE_SINGLE_FP_CONFIG, fp);
   assert_true(fp & CL_FP_ROUND_TO_NEAREST);

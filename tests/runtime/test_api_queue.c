@@ -86,9 +86,29 @@ static void test_create_errors(void **state) {
   assert_int_equal(err, CL_INVALID_DEVICE);
   assert_null(clCreateCommandQueue(ctx, dev, (cl_command_queue_properties)1 << 30, &err));
   assert_int_equal(err, CL_INVALID_VALUE);
-  /* Valid but unsupported: out-of-order execution. */
-  assert_null(clCreateCommandQueue(ctx, dev, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err));
+  /* Valid but unsupported: a device queue. */
+  assert_null(clCreateCommandQueue(
+      ctx, dev, CL_QUEUE_ON_DEVICE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err));
   assert_int_equal(err, CL_INVALID_QUEUE_PROPERTIES);
+  /* The device reports out-of-order host queues, so they can be made. */
+  cl_command_queue_properties host;
+  assert_int_equal(
+      clGetDeviceInfo(dev, CL_DEVICE_QUEUE_ON_HOST_PROPERTIES, sizeof host, &host, NULL),
+      CL_SUCCESS);
+  assert_int_equal(host, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
+  cl_command_queue q = clCreateCommandQueue(ctx, dev, host, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  cl_command_queue_properties p;
+  assert_int_equal(clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof p, &p, NULL), CL_SUCCESS);
+  assert_int_equal(p, host);
+  assert_int_equal(clReleaseCommandQueue(q), CL_SUCCESS);
+}
+
+/* clCreateCommandQueueWithProperties must fail with err for props. */
+static void expect_refused(const cl_queue_properties *props, cl_int expected) {
+  cl_int err = CL_SUCCESS;
+  assert_null(clCreateCommandQueueWithProperties(ctx, dev, props, &err));
+  assert_int_equal(err, expected);
 }
 
 /* 5.1 clCreateCommandQueueWithProperties and its errors. */
@@ -109,21 +129,54 @@ static void test_with_properties(void **state) {
   assert_int_equal(err, CL_SUCCESS);
   assert_int_equal(clReleaseCommandQueue(q), CL_SUCCESS);
 
-  cl_queue_properties unknown[] = {0x7fff, 0, 0};
-  assert_null(clCreateCommandQueueWithProperties(ctx, dev, unknown, &err));
-  assert_int_equal(err, CL_INVALID_VALUE);
-  cl_queue_properties size_only[] = {CL_QUEUE_SIZE, 1024, 0};
-  assert_null(clCreateCommandQueueWithProperties(ctx, dev, size_only, &err));
-  assert_int_equal(err, CL_INVALID_VALUE);
-  cl_queue_properties on_device[] = {
-      CL_QUEUE_PROPERTIES, CL_QUEUE_ON_DEVICE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
-  assert_null(clCreateCommandQueueWithProperties(ctx, dev, on_device, &err));
-  assert_int_equal(err, CL_INVALID_QUEUE_PROPERTIES);
+  /* An empty list is not NULL: CL_QUEUE_PROPERTIES_ARRAY gives it back. */
+  cl_queue_properties empty[] = {0};
+  q = clCreateCommandQueueWithProperties(ctx, dev, empty, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  assert_int_equal(clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES_ARRAY, sizeof got, got, &size),
+                   CL_SUCCESS);
+  assert_int_equal(size, sizeof empty);
+  assert_int_equal(got[0], 0);
+  assert_int_equal(clReleaseCommandQueue(q), CL_SUCCESS);
   cl_queue_properties ooo[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
-  assert_null(clCreateCommandQueueWithProperties(ctx, dev, ooo, &err));
-  assert_int_equal(err, CL_INVALID_QUEUE_PROPERTIES);
+  q = clCreateCommandQueueWithProperties(ctx, dev, ooo, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  cl_command_queue_properties p;
+  assert_int_equal(clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof p, &p, NULL), CL_SUCCESS);
+  assert_int_equal(p, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  assert_int_equal(clReleaseCommandQueue(q), CL_SUCCESS);
+
+  /* CL_INVALID_VALUE: unknown names and bits, duplicates, invalid
+   * combinations (CL_QUEUE_ON_DEVICE_DEFAULT needs CL_QUEUE_ON_DEVICE, which
+   * needs out-of-order), CL_QUEUE_SIZE on a host queue. */
+  const cl_queue_properties invalid[][5] = {
+      {0x7fff, 0, 0},
+      {CL_QUEUE_PROPERTIES, (cl_queue_properties)1 << 40, 0},
+      {CL_QUEUE_PROPERTIES, 0, CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0},
+      {CL_QUEUE_PROPERTIES, CL_QUEUE_ON_DEVICE_DEFAULT | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0},
+      {CL_QUEUE_PROPERTIES, CL_QUEUE_ON_DEVICE, 0},
+      {CL_QUEUE_SIZE, 1024, 0},
+      {CL_QUEUE_SIZE, 1024, CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0},
+      {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, CL_QUEUE_SIZE, 16, 0},
+  };
+  for (size_t i = 0; i < sizeof invalid / sizeof invalid[0]; i++)
+    expect_refused(invalid[i], CL_INVALID_VALUE);
+  /* CL_INVALID_QUEUE_PROPERTIES: valid device-queue properties (with or
+   * without CL_QUEUE_SIZE, in either order), which the device does not
+   * support (CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES is 0). */
+  const cl_queue_properties on_device = CL_QUEUE_ON_DEVICE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+  const cl_queue_properties unsupported[][5] = {
+      {CL_QUEUE_PROPERTIES, on_device, 0},
+      {CL_QUEUE_PROPERTIES, on_device | CL_QUEUE_ON_DEVICE_DEFAULT, 0},
+      {CL_QUEUE_SIZE, 1024, CL_QUEUE_PROPERTIES, on_device, 0},
+      {CL_QUEUE_PROPERTIES, on_device, CL_QUEUE_SIZE, 1024, 0},
+  };
+  for (size_t i = 0; i < sizeof unsupported / sizeof unsupported[0]; i++)
+    expect_refused(unsupported[i], CL_INVALID_QUEUE_PROPERTIES);
   assert_null(clCreateCommandQueueWithProperties((cl_context)dev, dev, NULL, &err));
   assert_int_equal(err, CL_INVALID_CONTEXT);
+  assert_null(clCreateCommandQueueWithProperties(ctx, (cl_device_id)ctx, NULL, &err));
+  assert_int_equal(err, CL_INVALID_DEVICE);
 }
 
 /* 5.13: in order, a marker completes only after what precedes it; here a
@@ -163,6 +216,7 @@ static void test_marker_orders_commands(void **state) {
   /* clEnqueueWaitForEvents holds the queue until its events complete. */
   cl_event gate2 = clCreateUserEvent(ctx, &err);
   value = 7;
+  clReleaseEvent(marker);
   assert_int_equal(clEnqueueWaitForEvents(q, 1, &gate2), CL_SUCCESS);
   assert_int_equal(clEnqueueWriteBuffer(q, buf, CL_FALSE, 0, sizeof value, &value, 0, NULL, NULL),
                    CL_SUCCESS);
@@ -242,12 +296,216 @@ static void test_invalid_queue(void **state) {
   clReleaseEvent(ev);
 }
 
+/* ---- Out-of-order queues (5.1, 5.13) -------------------------------------- */
+
+static cl_command_queue ooo_queue(void) {
+  cl_int err;
+  cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+  cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, props, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  return q;
+}
+
+static cl_event user_event(void) {
+  cl_int err;
+  cl_event ev = clCreateUserEvent(ctx, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  return ev;
+}
+
+/* Fills int slot i of buf with v after the n events in list. */
+static cl_event fill(cl_command_queue q, cl_mem buf, int i, int v, cl_uint n, const cl_event *list) {
+  cl_event ev;
+  assert_int_equal(clEnqueueFillBuffer(q, buf, &v, sizeof v, i * sizeof v, sizeof v, n, list, &ev),
+                   CL_SUCCESS);
+  return ev;
+}
+
+static void wait_ok(cl_event ev) { assert_int_equal(clWaitForEvents(1, &ev), CL_SUCCESS); }
+
+static void release_all(cl_event *evs, int n) {
+  for (int i = 0; i < n; i++)
+    assert_int_equal(clReleaseEvent(evs[i]), CL_SUCCESS);
+}
+
+/* Commands run when their own wait lists are done, whatever the order they
+ * were enqueued in: a later command passes an earlier one held back. */
+static void test_ooo_wait_lists(void **state) {
+  (void)state;
+  cl_int err;
+  cl_command_queue q = ooo_queue();
+  cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4 * sizeof(int), NULL, &err);
+  cl_event gate = user_event();
+  cl_event first = fill(q, buf, 0, 1, 1, &gate);
+  cl_event second = fill(q, buf, 1, 2, 0, NULL);
+  cl_event after_second = fill(q, buf, 2, 3, 1, &second);
+  wait_ok(after_second);
+  assert_int_equal(status_of(second), CL_COMPLETE);
+  assert_true(status_of(first) > CL_COMPLETE);
+  assert_int_equal(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+  assert_int_equal(clFinish(q), CL_SUCCESS);
+  assert_int_equal(status_of(first), CL_COMPLETE);
+  int out[3];
+  assert_int_equal(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL),
+                   CL_SUCCESS);
+  assert_int_equal(out[0], 1), assert_int_equal(out[1], 2), assert_int_equal(out[2], 3);
+  cl_event evs[] = {gate, first, second, after_second};
+  release_all(evs, 4);
+  clReleaseMemObject(buf);
+  assert_int_equal(clReleaseCommandQueue(q), CL_SUCCESS);
+}
+
+/* A marker without a wait list waits for every earlier command but holds
+ * nothing back; a barrier without one also blocks every later command. The
+ * 1.x clEnqueueMarker and clEnqueueBarrier act the same. */
+static void test_ooo_marker_and_barrier_all(void **state) {
+  (void)state;
+  cl_int err;
+  cl_command_queue q = ooo_queue();
+  cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 8 * sizeof(int), NULL, &err);
+  cl_event gate = user_event();
+  cl_event held = fill(q, buf, 0, 1, 1, &gate), marker, legacy_marker, barrier;
+  assert_int_equal(clEnqueueMarkerWithWaitList(q, 0, NULL, &marker), CL_SUCCESS);
+  assert_int_equal(clEnqueueMarker(q, &legacy_marker), CL_SUCCESS);
+  cl_event free_runner = fill(q, buf, 1, 2, 0, NULL);
+  wait_ok(free_runner);
+  assert_true(status_of(marker) > CL_COMPLETE);
+  assert_true(status_of(legacy_marker) > CL_COMPLETE);
+
+  assert_int_equal(clEnqueueBarrierWithWaitList(q, 0, NULL, &barrier), CL_SUCCESS);
+  cl_event blocked = fill(q, buf, 2, 3, 0, NULL);
+  assert_int_equal(clEnqueueBarrier(q), CL_SUCCESS);
+  cl_event blocked2 = fill(q, buf, 3, 4, 0, NULL);
+  /* Its own wait list is done, but the barrier is not. */
+  cl_event blocked3 = fill(q, buf, 4, 5, 1, &free_runner);
+  assert_true(status_of(blocked3) > CL_COMPLETE);
+  assert_true(status_of(barrier) > CL_COMPLETE);
+  assert_true(status_of(blocked) > CL_COMPLETE);
+  assert_true(status_of(blocked2) > CL_COMPLETE);
+  assert_int_equal(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+  wait_ok(blocked2);
+  cl_event evs[] = {marker, legacy_marker, barrier, held, blocked};
+  for (int i = 0; i < 5; i++)
+    assert_int_equal(status_of(evs[i]), CL_COMPLETE);
+  assert_int_equal(clFinish(q), CL_SUCCESS);
+  int out[5];
+  assert_int_equal(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL),
+                   CL_SUCCESS);
+  for (int i = 0; i < 5; i++)
+    assert_int_equal(out[i], i + 1);
+  release_all(evs, 5);
+  cl_event more[] = {gate, free_runner, blocked2, blocked3};
+  release_all(more, 4);
+  clReleaseMemObject(buf);
+  assert_int_equal(clReleaseCommandQueue(q), CL_SUCCESS);
+}
+
+/* With a wait list, a marker or barrier waits for that list only; the
+ * barrier (and clEnqueueWaitForEvents) still holds back later commands. */
+static void test_ooo_marker_and_barrier_list(void **state) {
+  (void)state;
+  cl_int err;
+  cl_command_queue q = ooo_queue();
+  cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 8 * sizeof(int), NULL, &err);
+  cl_event gate = user_event(), gate2 = user_event(), gate3 = user_event();
+  cl_event held = fill(q, buf, 0, 1, 1, &gate), marker, barrier;
+  assert_int_equal(clEnqueueMarkerWithWaitList(q, 1, &gate2, &marker), CL_SUCCESS);
+  assert_int_equal(clEnqueueBarrierWithWaitList(q, 1, &marker, &barrier), CL_SUCCESS);
+  cl_event later = fill(q, buf, 1, 2, 0, NULL);
+  assert_true(status_of(barrier) > CL_COMPLETE);
+  assert_true(status_of(later) > CL_COMPLETE);
+  assert_int_equal(clSetUserEventStatus(gate2, CL_COMPLETE), CL_SUCCESS);
+  wait_ok(later);
+  assert_int_equal(status_of(marker), CL_COMPLETE);
+  assert_int_equal(status_of(barrier), CL_COMPLETE);
+  assert_true(status_of(held) > CL_COMPLETE); /* not in any list */
+
+  assert_int_equal(clEnqueueWaitForEvents(q, 1, &gate3), CL_SUCCESS);
+  cl_event last = fill(q, buf, 2, 3, 0, NULL);
+  assert_true(status_of(last) > CL_COMPLETE);
+  assert_int_equal(clSetUserEventStatus(gate3, CL_COMPLETE), CL_SUCCESS);
+  wait_ok(last);
+  assert_true(status_of(held) > CL_COMPLETE);
+  assert_int_equal(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+  assert_int_equal(clFinish(q), CL_SUCCESS);
+  int out[3];
+  assert_int_equal(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL),
+                   CL_SUCCESS);
+  for (int i = 0; i < 3; i++)
+    assert_int_equal(out[i], i + 1);
+  cl_event evs[] = {gate, gate2, gate3, held, marker, barrier, later, last};
+  release_all(evs, 8);
+  clReleaseMemObject(buf);
+  assert_int_equal(clReleaseCommandQueue(q), CL_SUCCESS);
+}
+
+/* Many independent commands, then a barrier and one read of all of them:
+ * the result is the host's, whatever order the workers took. */
+static void test_ooo_many(void **state) {
+  (void)state;
+  enum { N = 256 };
+  cl_int err;
+  cl_command_queue q = ooo_queue();
+  cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_WRITE, N * sizeof(int), NULL, &err);
+  cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, N * sizeof(int), NULL, &err);
+  for (int i = 0; i < N; i++) {
+    int v = i * 7 + 1;
+    cl_event ev;
+    assert_int_equal(clEnqueueFillBuffer(q, a, &v, sizeof v, i * sizeof v, sizeof v, 0, NULL, &ev),
+                     CL_SUCCESS);
+    /* Each copy waits for its own fill only. */
+    assert_int_equal(
+        clEnqueueCopyBuffer(q, a, b, i * sizeof v, i * sizeof v, sizeof v, 1, &ev, NULL),
+        CL_SUCCESS);
+    clReleaseEvent(ev);
+  }
+  assert_int_equal(clEnqueueBarrierWithWaitList(q, 0, NULL, NULL), CL_SUCCESS);
+  int out[N];
+  assert_int_equal(clEnqueueReadBuffer(q, b, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL),
+                   CL_SUCCESS);
+  for (int i = 0; i < N; i++)
+    assert_int_equal(out[i], i * 7 + 1);
+  clReleaseMemObject(a), clReleaseMemObject(b);
+  assert_int_equal(clReleaseCommandQueue(q), CL_SUCCESS);
+}
+
+/* Queues of one device run side by side: one held back does not stop the
+ * other, and waits across them work both ways. */
+static void test_queues_run_concurrently(void **state) {
+  (void)state;
+  cl_int err;
+  cl_command_queue q1 = clCreateCommandQueue(ctx, dev, 0, &err), q2 = ooo_queue();
+  cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4 * sizeof(int), NULL, &err);
+  cl_event gate = user_event();
+  cl_event held = fill(q1, buf, 0, 1, 1, &gate);
+  cl_event after_held = fill(q1, buf, 1, 2, 0, NULL);
+  int out = 0;
+  cl_event other = fill(q2, buf, 2, 3, 0, NULL);
+  assert_int_equal(clEnqueueReadBuffer(q2, buf, CL_TRUE, 2 * sizeof out, sizeof out, &out, 1,
+                                       &other, NULL),
+                   CL_SUCCESS);
+  assert_int_equal(out, 3);
+  assert_true(status_of(after_held) > CL_COMPLETE); /* in order behind the held fill */
+  cl_event cross = fill(q2, buf, 3, 4, 1, &after_held);
+  assert_int_equal(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+  wait_ok(cross);
+  assert_int_equal(status_of(held), CL_COMPLETE);
+  cl_event evs[] = {gate, held, after_held, other, cross};
+  release_all(evs, 5);
+  clReleaseMemObject(buf);
+  assert_int_equal(clReleaseCommandQueue(q1), CL_SUCCESS);
+  assert_int_equal(clReleaseCommandQueue(q2), CL_SUCCESS);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_create_and_info), cmocka_unit_test(test_create_errors),
       cmocka_unit_test(test_with_properties), cmocka_unit_test(test_marker_orders_commands),
       cmocka_unit_test(test_marker_errors),   cmocka_unit_test(test_release_finishes),
-      cmocka_unit_test(test_invalid_queue),
+      cmocka_unit_test(test_invalid_queue),   cmocka_unit_test(test_ooo_wait_lists),
+      cmocka_unit_test(test_ooo_marker_and_barrier_all),
+      cmocka_unit_test(test_ooo_marker_and_barrier_list),
+      cmocka_unit_test(test_ooo_many),        cmocka_unit_test(test_queues_run_concurrently),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
