@@ -85,6 +85,29 @@ static enum sg_status place_kernels(struct sg_cc_object *o, const struct sg_link
   return SG_OK;
 }
 
+enum sg_status sg_cc_build_bitcode(const void *bc, size_t bc_size, const struct sg_options *opt,
+                                   struct sg_build_result *res, struct sg_text *log)
+{
+  struct sg_cc_object obj = {0};
+  struct sg_linked linked = {0};
+  struct sg_reconv *table = NULL;
+  size_t ntable = 0;
+  enum sg_status st = sg_cc_compile(bc, bc_size, opt, &obj, log);
+  if (st == SG_OK)
+    st = sg_cc_link(obj.obj, obj.obj_size, &linked, log);
+  if (st == SG_OK)
+    st = place_kernels(&obj, &linked, log);
+  if (st == SG_OK)
+    st = sg_cc_reconv(&linked, &table, &ntable, log);
+  if (st == SG_OK)
+    st = sg_binary_write(&linked, opt, obj.kernels, obj.num_kernels, table, ntable,
+                         &res->binary, &res->binary_size);
+  free(table);
+  sg_linked_free(&linked);
+  sg_cc_object_free(&obj);
+  return st;
+}
+
 static enum sg_status build(const struct sg_build_request *req, struct sg_build_result *res,
                             struct sg_text *log)
 {
@@ -94,25 +117,9 @@ static enum sg_status build(const struct sg_build_request *req, struct sg_build_
     return st;
   void *bc = NULL;
   size_t bc_size = 0;
-  struct sg_cc_object obj = {0};
-  struct sg_linked linked = {0};
-  struct sg_reconv *table = NULL;
-  size_t ntable = 0;
   st = sg_cc_frontend(req, &opt, &bc, &bc_size, log);
   if (st == SG_OK)
-    st = sg_cc_compile(bc, bc_size, &opt, &obj, log);
-  if (st == SG_OK)
-    st = sg_cc_link(obj.obj, obj.obj_size, &linked, log);
-  if (st == SG_OK)
-    st = place_kernels(&obj, &linked, log);
-  if (st == SG_OK)
-    st = sg_cc_reconv(&linked, &table, &ntable, log);
-  if (st == SG_OK)
-    st = sg_binary_write(&linked, &opt, obj.kernels, obj.num_kernels, table, ntable,
-                         &res->binary, &res->binary_size);
-  free(table);
-  sg_linked_free(&linked);
-  sg_cc_object_free(&obj);
+    st = sg_cc_build_bitcode(bc, bc_size, &opt, res, log);
   free(bc);
   sg_cc_options_free(&opt);
   return st;

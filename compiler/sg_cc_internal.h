@@ -121,4 +121,10 @@ enum sg_status sg_binary_write(const struct sg_linked *l, const struct sg_option
 
 void sg_kernel_info_free_fields(struct sg_kernel_info *k);
 
+/* sg_build after the front end: bitcode -> optimised code, link, reconvergence
+ * table, program binary in res (sg_link ends with it too). */
+enum sg_status sg_cc_build_bitcode(const void *bc, size_t bc_size, const struct sg_options *opt,
+                                   struct sg_build_result *res, struct sg_text *log);
+
+
 #endif

@@ -109,6 +109,43 @@ struct sg_build_result {
 enum sg_status sg_build(const struct sg_build_request *req, struct sg_build_result *res);
 void sg_build_result_free(struct sg_build_result *res);
 
+/* ---- Separate compilation (clCompileProgram / clLinkProgram) ------------ */
+
+/* What a program binary holds. Executables are the ELF files of sg_build;
+ * compiled objects and libraries are the program's LLVM bitcode (before the
+ * device library) behind a checked header. */
+enum sg_binary_kind {
+  SG_BINARY_NONE,
+  SG_BINARY_OBJECT,     /* from sg_compile_object */
+  SG_BINARY_LIBRARY,    /* from sg_link with -create-library */
+  SG_BINARY_EXECUTABLE, /* from sg_build or sg_link */
+};
+
+/* Compiles one source (with its embedded headers) into a compiled object in
+ * res->binary; references to functions of other objects are left to the
+ * link. SG_OK, SG_EOPTIONS (bad compile options), SG_EBUILD. */
+enum sg_status sg_compile_object(const struct sg_build_request *req, struct sg_build_result *res);
+
+struct sg_link_input { const void *binary; size_t size; };
+struct sg_link_request {
+  const char *options; /* clLinkProgram options, may be NULL */
+  const struct sg_link_input *inputs;
+  uint32_t num_inputs;
+};
+
+/* Links compiled objects and libraries into an executable (what sg_build
+ * makes) or, with -create-library, into a library. SG_OK, SG_EOPTIONS (an
+ * option clLinkProgram does not take; the log says which), SG_EBINARY (an
+ * input is not a valid object or library), SG_ELINK (duplicate or missing
+ * symbols, named in the log), SG_EBUILD. */
+enum sg_status sg_link(const struct sg_link_request *req, struct sg_build_result *res);
+
+/* Says what a binary is. Objects and libraries are validated completely
+ * (header, checksum, bitcode); an executable is only recognised here and is
+ * validated by sg_program_load. SG_OK or SG_EBINARY with a message in err. */
+enum sg_status sg_binary_check(const void *binary, size_t size, enum sg_binary_kind *kind,
+                               char *err, size_t errlen);
+
 /* Validates and loads a binary (from sg_build or from the user). Anything
  * malformed gives SG_EBINARY with a message in err; never crashes. */
 enum sg_status sg_program_load(const void *binary, size_t size,

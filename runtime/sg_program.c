@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* runtime/: program objects (DESIGN.md box "runtime/ ... program"). Source,
- * binary, build, compile and link entry points over compiler/'s sg_build and
- * sg_program_load, and the program Get*Info queries. A context has one
+ * binary, build, compile and link entry points over compiler/'s sg_build,
+ * sg_compile_object, sg_link and sg_program_load, and the Get*Info queries. A context has one
  * device, so a program has one binary, one build status and one log. */
 #include <stdlib.h>
 #include <string.h>
@@ -51,8 +51,6 @@ static void program_destroy(void *self) {
   free(p->source);
   free(p->options);
   free(p->log);
-  free(p->compile_options);
-  free_headers(p->headers, p->num_headers);
   pthread_mutex_destroy(&p->lock);
   cl_context ctx = p->context;
   free(p);
@@ -119,27 +117,49 @@ static void end_build(cl_program p, bool ok, const char *options, char *log,
   pthread_mutex_unlock(&p->lock);
 }
 
-/* Builds source into an executable for p. Returns CL_SUCCESS, options_err
- * (bad options), failure_err (diagnostics in the log) or an allocation error. */
-static cl_int build_executable(cl_program p, const char *source, const char *options,
-                               const struct sg_header *headers, uint32_t num_headers,
-                               cl_int options_err, cl_int failure_err) {
-  struct sg_build_request req = {source, options, headers, num_headers};
-  struct sg_build_result res = {0};
-  enum sg_status st = sg_build(&req, &res);
+/* The binary type of a binary of that kind. */
+static cl_program_binary_type binary_type_of(enum sg_binary_kind kind) {
+  switch (kind) {
+  case SG_BINARY_OBJECT: return CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+  case SG_BINARY_LIBRARY: return CL_PROGRAM_BINARY_TYPE_LIBRARY;
+  case SG_BINARY_EXECUTABLE: return CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  default: return CL_PROGRAM_BINARY_TYPE_NONE;
+  }
+}
+
+/* Says what a binary is and loads it when it is an executable; msg gets
+ * the reason when it is not valid. */
+static enum sg_status load_binary(const void *bin, size_t len, cl_program_binary_type *type,
+                                  struct sg_program_image **image, char *msg, size_t msglen) {
+  enum sg_binary_kind kind;
+  *image = NULL;
+  enum sg_status st = sg_binary_check(bin, len, &kind, msg, msglen);
+  if (st == SG_OK && kind == SG_BINARY_EXECUTABLE)
+    st = sg_program_load(bin, len, image, msg, msglen);
+  *type = binary_type_of(kind);
+  return st;
+}
+
+/* Publishes what sg_build, sg_compile_object or sg_link returned for p (it
+ * takes res's log and binary): an executable is loaded into an image, an
+ * object or library is kept as bytes. Returns CL_SUCCESS, options_err (bad
+ * options), failure_err (diagnostics in the log) or an allocation error. */
+static cl_int publish(cl_program p, enum sg_status st, struct sg_build_result *res,
+                      const char *options, cl_int options_err, cl_int failure_err) {
   struct sg_program_image *image = NULL;
+  cl_program_binary_type type = CL_PROGRAM_BINARY_TYPE_NONE;
   cl_int err = CL_SUCCESS;
   if (st == SG_OK) {
     char msg[256] = "";
-    st = sg_program_load(res.binary, res.binary_size, &image, msg, sizeof msg);
+    st = load_binary(res->binary, res->binary_size, &type, &image, msg, sizeof msg);
     if (st != SG_OK) {
       /* A binary the compiler just made must load; say so in the log. */
-      size_t n = strlen(res.log);
-      char *log = realloc(res.log, n + sizeof msg + 64);
+      size_t n = strlen(res->log);
+      char *log = realloc(res->log, n + sizeof msg + 64);
       if (log) {
         snprintf(log + n, sizeof msg + 64, "internal error: the new binary does not load: %s\n",
                  msg);
-        res.log = log;
+        res->log = log;
       }
     }
   }
@@ -149,11 +169,10 @@ static cl_int build_executable(cl_program p, const char *source, const char *opt
     err = options_err;
   else if (st != SG_OK)
     err = failure_err;
-  end_build(p, st == SG_OK, options, res.log, CL_PROGRAM_BINARY_TYPE_EXECUTABLE, res.binary,
-            res.binary_size, image);
-  res.log = NULL;
-  res.binary = NULL;
-  sg_build_result_free(&res);
+  end_build(p, st == SG_OK, options, res->log, type, res->binary, res->binary_size, image);
+  res->log = NULL;
+  res->binary = NULL;
+  sg_build_result_free(res);
   return err;
 }
 
@@ -190,13 +209,14 @@ fail:
   return NULL;
 }
 
-/* Loads one user binary; CL_SUCCESS, CL_INVALID_VALUE or CL_INVALID_BINARY. */
-static cl_int load_user_binary(const unsigned char *bin, size_t len,
+/* Loads one user binary (an executable, compiled object or library);
+ * CL_SUCCESS, CL_INVALID_VALUE or CL_INVALID_BINARY. */
+static cl_int load_user_binary(const unsigned char *bin, size_t len, cl_program_binary_type *type,
                                struct sg_program_image **image) {
   cl_int err = CL_SUCCESS;
   char msg[256] = "";
   SG_CHECK(bin && len > 0, CL_INVALID_VALUE, "a binary is NULL or has length 0");
-  enum sg_status st = sg_program_load(bin, len, image, msg, sizeof msg);
+  enum sg_status st = load_binary(bin, len, type, image, msg, sizeof msg);
   SG_CHECK(st != SG_ENOMEM, CL_OUT_OF_HOST_MEMORY, "no memory");
   SG_CHECK(st == SG_OK, CL_INVALID_BINARY, "%s", msg);
 fail:
@@ -209,6 +229,7 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
   cl_int err = CL_SUCCESS;
   cl_program p = NULL;
   struct sg_program_image *image = NULL;
+  cl_program_binary_type type = CL_PROGRAM_BINARY_TYPE_NONE;
   SG_CHECK(sg_valid(context, SG_KIND_CONTEXT), CL_INVALID_CONTEXT, "context is not valid");
   SG_CHECK(device_list && num_devices > 0, CL_INVALID_VALUE, "device_list is NULL or empty");
   if ((err = check_device_list(context, num_devices, device_list)) != CL_SUCCESS)
@@ -218,15 +239,18 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
    * device, so every entry names it and the first good binary is used. */
   for (cl_uint i = 0; i < num_devices; i++) {
     struct sg_program_image *img = NULL;
-    cl_int st = load_user_binary(binaries[i], lengths[i], &img);
+    cl_program_binary_type t = CL_PROGRAM_BINARY_TYPE_NONE;
+    cl_int st = load_user_binary(binaries[i], lengths[i], &t, &img);
     if (binary_status)
       binary_status[i] = st;
     if (st != CL_SUCCESS && err == CL_SUCCESS)
       err = st;
-    if (!image)
+    if (i == 0) {
       image = img;
-    else
+      type = t;
+    } else {
       sg_program_image_free(img);
+    }
   }
   if (err != CL_SUCCESS)
     goto fail;
@@ -234,7 +258,7 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
   SG_CHECK(p && (p->binary = malloc(lengths[0])), CL_OUT_OF_HOST_MEMORY, "no memory");
   memcpy(p->binary, binaries[0], lengths[0]);
   p->binary_size = lengths[0];
-  p->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  p->binary_type = type;
   p->image = image;
   SG_SET_ERR(errcode_ret, CL_SUCCESS);
   return p;
@@ -353,7 +377,7 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_d
   SG_CHECK(program->origin != SG_PROGRAM_LINKED, CL_INVALID_OPERATION,
            "a program made by clLinkProgram cannot be built again");
   SG_CHECK(program->origin != SG_PROGRAM_BINARY || program->image, CL_INVALID_BINARY,
-           "the program has no valid binary");
+           "the program's binary is a compiled object or library: link it with clLinkProgram");
   if ((err = begin_build(program)) != CL_SUCCESS)
     goto fail;
   if (program->origin == SG_PROGRAM_BINARY) {
@@ -367,8 +391,10 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_d
     program->build_status = CL_BUILD_SUCCESS;
     pthread_mutex_unlock(&program->lock);
   } else {
-    err = build_executable(program, program->source, options, NULL, 0, CL_INVALID_BUILD_OPTIONS,
-                           CL_BUILD_PROGRAM_FAILURE);
+    struct sg_build_request req = {program->source, options, NULL, 0};
+    struct sg_build_result res;
+    enum sg_status st = sg_build(&req, &res);
+    err = publish(program, st, &res, options, CL_INVALID_BUILD_OPTIONS, CL_BUILD_PROGRAM_FAILURE);
   }
   /* The build is synchronous, so the callback runs before the call returns. */
   if (pfn_notify)
@@ -407,10 +433,8 @@ fail:
   return err;
 }
 
-/* Compiling checks the source (with its headers) by building it, so the
- * status and log are honest; references to functions of other objects are
- * left for the link. The object keeps source, options and headers: linking
- * rebuilds from them. */
+/* Compiling makes a compiled object: the program's code before linking, with
+ * references to functions of other objects left for clLinkProgram. */
 CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(
     cl_program program, cl_uint num_devices, const cl_device_id *device_list, const char *options,
     cl_uint num_input_headers, const cl_program *input_headers, const char **header_include_names,
@@ -426,28 +450,12 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(
            "the program was not created from source");
   if ((err = begin_build(program)) != CL_SUCCESS)
     goto fail;
-
   struct sg_build_request req = {program->source, options, headers, num_input_headers};
-  struct sg_build_result res = {0};
-  enum sg_status st = sg_build(&req, &res);
-  bool ok = st == SG_OK || st == SG_ELINK; /* unresolved symbols: other objects' */
-  err = ok                  ? CL_SUCCESS
-        : st == SG_ENOMEM   ? CL_OUT_OF_HOST_MEMORY
-        : st == SG_EOPTIONS ? CL_INVALID_COMPILER_OPTIONS
-                            : CL_COMPILE_PROGRAM_FAILURE;
-  char *copts = ok ? dup_str(options) : NULL;
-  end_build(program, ok, options, res.log, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT, NULL, 0, NULL);
-  res.log = NULL;
-  sg_build_result_free(&res);
-  pthread_mutex_lock(&program->lock);
-  free(program->compile_options);
-  program->compile_options = copts;
-  free_headers(program->headers, program->num_headers);
-  program->headers = ok ? headers : NULL;
-  program->num_headers = ok ? num_input_headers : 0;
-  pthread_mutex_unlock(&program->lock);
-  if (!ok)
-    free_headers(headers, num_input_headers);
+  struct sg_build_result res;
+  enum sg_status st = sg_compile_object(&req, &res);
+  err = publish(program, st, &res, options, CL_INVALID_COMPILER_OPTIONS,
+                CL_COMPILE_PROGRAM_FAILURE);
+  free_headers(headers, num_input_headers);
   if (pfn_notify)
     pfn_notify(program, user_data);
   if (err != CL_SUCCESS)
@@ -457,55 +465,6 @@ fail:
   if (headers)
     free_headers(headers, num_input_headers);
   return err;
-}
-
-/* The options clLinkProgram accepts (OpenCL 3.0, 5.8.7); any other is
- * CL_INVALID_LINKER_OPTIONS. Sets *library for -create-library. */
-static cl_int parse_link_options(const char *options, bool *library) {
-  static const char *const math[] = {"-cl-denorms-are-zero",          "-cl-no-signed-zeros",
-                                     "-cl-unsafe-math-optimizations", "-cl-finite-math-only",
-                                     "-cl-fast-relaxed-math",         "-cl-no-subgroup-ifp"};
-  cl_int err = CL_SUCCESS;
-  bool enable = false;
-  char *copy = dup_str(options), *save = NULL;
-  SG_CHECK(copy, CL_OUT_OF_HOST_MEMORY, "no memory");
-  *library = false;
-  for (char *t = strtok_r(copy, " \t\n", &save); t; t = strtok_r(NULL, " \t\n", &save)) {
-    bool known = false;
-    for (size_t i = 0; i < sizeof math / sizeof *math; i++)
-      known |= strcmp(t, math[i]) == 0;
-    if (strcmp(t, "-create-library") == 0)
-      known = *library = true;
-    if (strcmp(t, "-enable-link-options") == 0)
-      known = enable = true;
-    SG_CHECK(known, CL_INVALID_LINKER_OPTIONS, "unknown link option \"%s\"", t);
-  }
-  SG_CHECK(!enable || *library, CL_INVALID_LINKER_OPTIONS,
-           "-enable-link-options needs -create-library");
-fail:
-  free(copy);
-  return err;
-}
-
-/* The compile options followed by the link options minus the library-only
- * ones: what one build of the object's source is given. */
-static char *link_build_options(const char *compile, const char *link) {
-  size_t n = strlen(compile ? compile : "") + strlen(link ? link : "") + 2;
-  char *s = malloc(n), *copy = dup_str(link), *save = NULL;
-  if (!s || !copy) {
-    free(s);
-    free(copy);
-    return NULL;
-  }
-  strcpy(s, compile ? compile : "");
-  for (char *t = strtok_r(copy, " \t\n", &save); t; t = strtok_r(NULL, " \t\n", &save)) {
-    if (strcmp(t, "-create-library") != 0 && strcmp(t, "-enable-link-options") != 0) {
-      strcat(s, " ");
-      strcat(s, t);
-    }
-  }
-  free(copy);
-  return s;
 }
 
 /* Checks the input programs of clLinkProgram. */
@@ -519,77 +478,44 @@ fail:
   return err;
 }
 
-static cl_int check_linkable(cl_uint n, const cl_program *progs) {
+static void free_inputs(struct sg_link_input *in, cl_uint n) {
+  for (cl_uint i = 0; in && i < n; i++)
+    free((void *)in[i].binary);
+  free(in);
+}
+
+/* Copies the binaries of the inputs (each a compiled object or library, from
+ * clCompileProgram, clLinkProgram or clCreateProgramWithBinary), so a build
+ * of an input running meanwhile cannot change them under the link. */
+static cl_int collect_inputs(cl_uint n, const cl_program *progs, struct sg_link_input **out) {
   cl_int err = CL_SUCCESS;
+  struct sg_link_input *in = calloc(n, sizeof *in);
+  SG_CHECK(in, CL_OUT_OF_HOST_MEMORY, "no memory");
   for (cl_uint i = 0; i < n; i++) {
     pthread_mutex_lock(&progs[i]->lock);
-    bool ok = progs[i]->build_status == CL_BUILD_SUCCESS &&
-              (progs[i]->binary_type == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT ||
-               progs[i]->binary_type == CL_PROGRAM_BINARY_TYPE_LIBRARY);
+    cl_program_binary_type t = progs[i]->binary_type;
+    bool ok = progs[i]->binary && progs[i]->build_status != CL_BUILD_IN_PROGRESS &&
+              (t == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT || t == CL_PROGRAM_BINARY_TYPE_LIBRARY);
+    void *copy = ok ? malloc(progs[i]->binary_size) : NULL;
+    if (copy) {
+      memcpy(copy, progs[i]->binary, progs[i]->binary_size);
+      in[i] = (struct sg_link_input){copy, progs[i]->binary_size};
+    }
     pthread_mutex_unlock(&progs[i]->lock);
     SG_CHECK(ok, CL_INVALID_OPERATION,
-             "input_programs[%u] is not a successfully compiled object or library", i);
+             "input_programs[%u] is not a compiled object or library", i);
+    SG_CHECK(copy, CL_OUT_OF_HOST_MEMORY, "no memory");
   }
+  *out = in;
+  return CL_SUCCESS;
 fail:
+  free_inputs(in, n);
   return err;
 }
 
-/* Makes out a copy of what in holds as a compiled object: source, compile
- * options and headers (a library is kept the same way). */
-static cl_int copy_object(cl_program out, cl_program in) {
-  cl_int err = CL_SUCCESS;
-  pthread_mutex_lock(&in->lock);
-  out->source = dup_str(in->source);
-  out->compile_options = dup_str(in->compile_options);
-  out->headers = in->num_headers ? calloc(in->num_headers, sizeof *out->headers) : NULL;
-  out->num_headers = out->headers ? in->num_headers : 0;
-  bool ok = out->source && out->compile_options && (out->headers || !in->num_headers);
-  for (uint32_t i = 0; i < out->num_headers; i++) {
-    out->headers[i].name = strdup(in->headers[i].name);
-    out->headers[i].source = strdup(in->headers[i].source);
-    ok = ok && out->headers[i].name && out->headers[i].source;
-  }
-  pthread_mutex_unlock(&in->lock);
-  SG_CHECK(ok, CL_OUT_OF_HOST_MEMORY, "no memory");
-fail:
-  return err;
-}
-
-/* Linking one compiled object (or library) is one build of its source with
- * its compile options and the link options: exactly what a separate link of
- * that object gives. Linking several objects needs separate compilation to
- * machine code, which the compiler does not do yet: that link fails with a
- * log that says so. */
-static cl_int link_into(cl_program p, cl_uint n, const cl_program *inputs, const char *options,
-                        bool library) {
-  cl_int err = CL_SUCCESS;
-  if (n > 1) {
-    end_build(p, false, options,
-              dup_str("error: SoftGPU links one compiled object or library at a time; "
-                      "linking several needs separate compilation, which is not supported yet\n"),
-              CL_PROGRAM_BINARY_TYPE_NONE, NULL, 0, NULL);
-    SG_CHECK(false, CL_LINK_PROGRAM_FAILURE, "%u input programs; one is supported", n);
-  }
-  if ((err = copy_object(p, inputs[0])) != CL_SUCCESS)
-    goto fail;
-  if (library) {
-    end_build(p, true, options, NULL, CL_PROGRAM_BINARY_TYPE_LIBRARY, NULL, 0, NULL);
-    return CL_SUCCESS;
-  }
-  char *opts = link_build_options(p->compile_options, options);
-  SG_CHECK(opts, CL_OUT_OF_HOST_MEMORY, "no memory");
-  err = build_executable(p, p->source, opts, p->headers, p->num_headers, CL_INVALID_LINKER_OPTIONS,
-                         CL_LINK_PROGRAM_FAILURE);
-  free(opts);
-  /* The program reports the options it was linked with. */
-  pthread_mutex_lock(&p->lock);
-  free(p->options);
-  p->options = dup_str(options);
-  pthread_mutex_unlock(&p->lock);
-fail:
-  return err;
-}
-
+/* Linking merges the inputs' code; the result is an executable, or a library
+ * with -create-library. Once the link has begun, a failed link still returns
+ * the program (its log says why); bad options return none. */
 CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices,
                                                   const cl_device_id *device_list,
                                                   const char *options, cl_uint num_input_programs,
@@ -598,7 +524,8 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint nu
                                                   void *user_data, cl_int *errcode_ret) {
   cl_int err = CL_SUCCESS;
   cl_program p = NULL;
-  bool library = false;
+  struct sg_link_input *inputs = NULL;
+  struct sg_build_result res = {0};
   SG_CHECK(sg_valid(context, SG_KIND_CONTEXT), CL_INVALID_CONTEXT, "context is not valid");
   SG_CHECK((num_devices == 0) == (device_list == NULL), CL_INVALID_VALUE,
            "num_devices is %u but device_list is %s", num_devices, device_list ? "set" : "NULL");
@@ -606,21 +533,25 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint nu
     goto fail;
   SG_CHECK(pfn_notify || !user_data, CL_INVALID_VALUE, "user_data is set but pfn_notify is NULL");
   if ((err = check_device_list(context, num_devices, device_list)) != CL_SUCCESS ||
-      (err = parse_link_options(options, &library)) != CL_SUCCESS ||
-      (err = check_linkable(num_input_programs, input_programs)) != CL_SUCCESS)
+      (err = collect_inputs(num_input_programs, input_programs, &inputs)) != CL_SUCCESS)
     goto fail;
   p = program_new(context, SG_PROGRAM_LINKED);
   SG_CHECK(p, CL_OUT_OF_HOST_MEMORY, "no memory");
-  err = link_into(p, num_input_programs, input_programs, options, library);
+  struct sg_link_request req = {options, inputs, num_input_programs};
+  enum sg_status st = sg_link(&req, &res);
+  SG_CHECK(st != SG_EOPTIONS, CL_INVALID_LINKER_OPTIONS, "%s", res.log);
+  err = publish(p, st, &res, options, CL_INVALID_LINKER_OPTIONS, CL_LINK_PROGRAM_FAILURE);
+  free_inputs(inputs, num_input_programs);
+  inputs = NULL;
   if (err != CL_SUCCESS && err != CL_LINK_PROGRAM_FAILURE)
     goto fail;
-  /* The link began, so a failed link still returns the program: its log
-   * says why. */
   if (pfn_notify)
     pfn_notify(p, user_data);
   SG_SET_ERR(errcode_ret, err);
   return p;
 fail:
+  sg_build_result_free(&res);
+  free_inputs(inputs, num_input_programs);
   if (p)
     sg_release(p);
   SG_SET_ERR(errcode_ret, err);
@@ -677,7 +608,7 @@ static cl_int program_info(cl_program p, cl_program_info name, size_t param_valu
       *param_value_size_ret = 0;
     return CL_SUCCESS;
   case CL_PROGRAM_BINARY_SIZES:
-    /* Only executables have a binary; objects and libraries report 0. */
+    /* Executables, compiled objects and libraries each have a binary. */
     SG_INFO_VAL(size_t, p->binary_size);
   case CL_PROGRAM_BINARIES:
     return copy_binaries(p, param_value_size, param_value, param_value_size_ret);

@@ -254,7 +254,7 @@ struct _cl_program {
   cl_context context;
   pthread_mutex_t lock;
   char *source;                 /* NULL for programs from binary */
-  void *binary;                 /* program binary once built / loaded */
+  void *binary;                 /* executable, compiled object or library */
   size_t binary_size;
   cl_program_binary_type binary_type;
   char *options;                /* last build options */
@@ -263,9 +263,6 @@ struct _cl_program {
   struct sg_program_image *image; /* loaded binary, NULL until built */
   atomic_uint num_kernels;      /* live cl_kernels (CL_INVALID_OPERATION on rebuild) */
   enum sg_program_origin origin;
-  char *compile_options;        /* clCompileProgram options (linked in later) */
-  struct sg_header *headers;    /* clCompileProgram embedded headers (copies) */
-  uint32_t num_headers;
 };
 
 /* For a new kernel of p (sg_kernel.c): the program's image when it holds an
