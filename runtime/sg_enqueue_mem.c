@@ -196,22 +196,28 @@ static cl_mem root_of(cl_mem m) {
   return m->parent ? m->parent : m;
 }
 
-/* Do two boxes with the same pitches, in the same buffer, share a byte?
- * Their byte spans are compared first; when the spans meet, boxes whose rows
- * and planes stay within their pitches overlap iff their x, y and z ranges all
- * intersect. Boxes that wrap are taken to overlap (conservative). */
-static bool boxes_overlap(const size_t a[3], size_t a_off, size_t a_ext, const size_t b[3],
-                          size_t b_off, size_t b_ext, const size_t region[3], const size_t pitch[2],
-                          bool same_origin_space) {
-  if (a_off + a_ext <= b_off || b_off + b_ext <= a_off)
+/* Whether two boxes of one buffer, starting at byte offsets src and dst,
+ * share a byte: the rule of the OpenCL 3.0 API spec, appendix D "Checking
+ * for Memory Copy Overlap". It needs one pair of pitches, which copies within
+ * one buffer have; boxes in two sub-buffers with different pitches are
+ * compared by their byte spans (conservative). */
+static bool copy_overlap(size_t src, size_t dst, const size_t region[3], const size_t sp[2],
+                         const size_t dp[2]) {
+  size_t src_slice = (region[1] - 1) * sp[0] + region[0], src_block = (region[2] - 1) * sp[1] + src_slice;
+  size_t dst_slice = (region[1] - 1) * dp[0] + region[0], dst_block = (region[2] - 1) * dp[1] + dst_slice;
+  if (dst + dst_block <= src || src + src_block <= dst)
     return false;
-  size_t rows = pitch[1] / pitch[0];
-  if (!same_origin_space || a[0] + region[0] > pitch[0] || b[0] + region[0] > pitch[0] ||
-      a[1] + region[1] > rows || b[1] + region[1] > rows)
+  if (sp[0] != dp[0] || sp[1] != dp[1])
     return true;
-  for (int d = 0; d < 3; d++)
-    if (a[d] + region[d] <= b[d] || b[d] + region[d] <= a[d])
-      return false;
+  /* No overlap if one box's rows fit in the gaps between the other's rows,
+   * or its slices in the gaps between the other's slices. */
+  size_t row = sp[0], slice = sp[1], w = region[0];
+  size_t sx = src % row, dx = dst % row, sy = src % slice, dy = dst % slice;
+  if ((dx >= sx + w && dx + w <= sx + row) || (sx >= dx + w && sx + w <= dx + row))
+    return false;
+  if ((dy >= sy + src_slice && dy + src_slice <= sy + slice) ||
+      (sy >= dy + src_slice && sy + src_slice <= dy + slice))
+    return false;
   return true;
 }
 
@@ -237,11 +243,12 @@ static cl_int enqueue_copy(const char *api, cl_command_queue q, cl_mem src, cl_m
   if (src == dst)
     SG_CHECK(sp[0] == dp[0] && sp[1] == dp[1], CL_INVALID_VALUE,
              "%s: copies within one buffer need equal source and destination pitches", api);
-  /* Sub-buffers of one buffer may overlap too: spans count from the root. */
+  /* Within one object offsets count from its start (as in the spec's rule);
+   * between sub-buffers of one buffer, from the start of that buffer. */
+  size_t base_s = src == dst ? 0 : src->offset, base_d = src == dst ? 0 : dst->offset;
   if (root_of(src) == root_of(dst))
-    SG_CHECK(!boxes_overlap(src_origin, src->offset + soff, sext, dst_origin, dst->offset + doff,
-                            dext, region, sp, src == dst || region[1] * region[2] == 1),
-             CL_MEM_COPY_OVERLAP, "%s: the source and destination regions overlap", api);
+    SG_CHECK(!copy_overlap(base_s + soff, base_d + doff, region, sp, dp), CL_MEM_COPY_OVERLAP,
+             "%s: the source and destination regions overlap", api);
   struct xfer *x = xfer_new(src, dst);
   SG_CHECK(x, CL_OUT_OF_HOST_MEMORY, "%s: no memory for the command", api);
   memcpy(x->region, region, sizeof x->region);
@@ -308,12 +315,38 @@ fail:
 /* The backing store is host memory: a map hands out a pointer into it (into
  * the application's own memory with CL_MEM_USE_HOST_PTR) once the commands
  * before it are done, and unmapping has nothing to copy. */
+/* The outstanding maps of a buffer, one entry per clEnqueueMapBuffer: the
+ * same region mapped twice must be unmapped twice (5.5.2). */
+static void mapping_push(cl_mem m, struct sg_mapping *mp) {
+  pthread_mutex_lock(&m->lock);
+  mp->next = m->mappings;
+  m->mappings = mp;
+  atomic_fetch_add(&m->map_count, 1);
+  pthread_mutex_unlock(&m->lock);
+}
+
+/* Unlinks a map of ptr; NULL when ptr is not a mapped pointer of m. */
+static struct sg_mapping *mapping_take(cl_mem m, const void *ptr) {
+  pthread_mutex_lock(&m->lock);
+  struct sg_mapping **pp = &m->mappings;
+  while (*pp && (*pp)->ptr != ptr)
+    pp = &(*pp)->next;
+  struct sg_mapping *mp = *pp;
+  if (mp) {
+    *pp = mp->next;
+    atomic_fetch_sub(&m->map_count, 1);
+  }
+  pthread_mutex_unlock(&m->lock);
+  return mp;
+}
+
 CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem buffer,
                                                   cl_bool blocking_map, cl_map_flags map_flags,
                                                   size_t offset, size_t size,
                                                   cl_uint num_events_in_wait_list,
                                                   const cl_event *event_wait_list, cl_event *event,
                                                   cl_int *errcode_ret) {
+  struct sg_mapping *mp = NULL;
   cl_int err = check_queue_mem(__func__, q, buffer);
   if (err != CL_SUCCESS)
     goto fail;
@@ -331,16 +364,19 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem buf
   SG_CHECK(!((map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
              (buffer->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))),
            CL_INVALID_OPERATION, "CL_MAP_WRITE on a buffer the host may not write");
-  struct xfer *x = xfer_new(buffer, NULL);
+  mp = malloc(sizeof *mp);
+  struct xfer *x = mp ? xfer_new(buffer, NULL) : NULL;
   SG_CHECK(x, CL_OUT_OF_HOST_MEMORY, "no memory for the command");
   err = submit(q, CL_COMMAND_MAP_BUFFER, NULL, x, num_events_in_wait_list, event_wait_list, event,
                blocking_map);
   if (err != CL_SUCCESS)
     goto fail;
-  atomic_fetch_add(&buffer->map_count, 1);
+  mp->ptr = buffer->buf.host + offset;
+  mapping_push(buffer, mp);
   SG_SET_ERR(errcode_ret, CL_SUCCESS);
-  return buffer->buf.host + offset;
+  return mp->ptr;
 fail:
+  free(mp);
   SG_SET_ERR(errcode_ret, err);
   return NULL;
 }
@@ -353,17 +389,20 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_m
   cl_int err = check_queue_mem(__func__, q, memobj);
   if (err != CL_SUCCESS)
     return err;
-  uint8_t *p = mapped_ptr;
-  SG_CHECK(p >= memobj->buf.host && p < memobj->buf.host + memobj->size, CL_INVALID_VALUE,
-           "mapped_ptr is not inside the buffer's mapping");
-  unsigned count = atomic_load(&memobj->map_count);
-  do
-    SG_CHECK(count > 0, CL_INVALID_VALUE, "the buffer is not mapped");
-  while (!atomic_compare_exchange_weak(&memobj->map_count, &count, count - 1));
+  struct sg_mapping *mp = mapping_take(memobj, mapped_ptr);
+  SG_CHECK(mp, CL_INVALID_VALUE, "mapped_ptr %p is not a pointer mapped from this buffer",
+           mapped_ptr);
   struct xfer *x = xfer_new(memobj, NULL);
-  SG_CHECK(x, CL_OUT_OF_HOST_MEMORY, "no memory for the command");
-  return submit(q, CL_COMMAND_UNMAP_MEM_OBJECT, NULL, x, num_events_in_wait_list, event_wait_list,
-                event, false);
+  if (!x)
+    err = CL_OUT_OF_HOST_MEMORY;
+  else
+    err = submit(q, CL_COMMAND_UNMAP_MEM_OBJECT, NULL, x, num_events_in_wait_list,
+                 event_wait_list, event, false);
+  if (err != CL_SUCCESS) {
+    mapping_push(memobj, mp); /* nothing was queued: still mapped */
+    return err;
+  }
+  free(mp);
 fail:
   return err;
 }

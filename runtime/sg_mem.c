@@ -25,6 +25,11 @@ static void mem_destroy(void *self) {
     cb->fn(m, cb->user_data);
     free(cb);
   }
+  /* Maps the application never undid die with the object. */
+  for (struct sg_mapping *mp = m->mappings, *next; mp; mp = next) {
+    next = mp->next;
+    free(mp);
+  }
   if (m->parent)
     sg_release_internal(m->parent);
   else if (!(m->flags & CL_MEM_USE_HOST_PTR))

@@ -148,6 +148,13 @@ struct _cl_mem {
   struct sg_destructor_cb *destructors;
   cl_mem_properties *properties; /* clCreateBufferWithProperties copy, else NULL */
   size_t num_properties;         /* entries incl. the terminator */
+  struct sg_mapping *mappings;   /* outstanding maps (under lock); map_count counts them */
+};
+
+/* One clEnqueueMapBuffer not yet unmapped: unmapping needs the exact pointer. */
+struct sg_mapping {
+  void *ptr;
+  struct sg_mapping *next;
 };
 
 struct _cl_event {
