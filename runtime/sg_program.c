@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* runtime/: program objects (DESIGN.md box "runtime/ ... program"). Source,
  * binary, build, compile and link entry points over compiler/'s sg_build,
- * sg_compile_object, sg_link and sg_program_load, and the Get*Info queries. A context has one
- * device, so a program has one binary, one build status and one log. */
+ * sg_compile_object, sg_link and sg_program_load, and the Get*Info queries.
+ * A context has one device, so a program has one binary, one build status
+ * and one log. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -453,8 +454,8 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(
   struct sg_build_request req = {program->source, options, headers, num_input_headers};
   struct sg_build_result res;
   enum sg_status st = sg_compile_object(&req, &res);
-  err = publish(program, st, &res, options, CL_INVALID_COMPILER_OPTIONS,
-                CL_COMPILE_PROGRAM_FAILURE);
+  err =
+      publish(program, st, &res, options, CL_INVALID_COMPILER_OPTIONS, CL_COMPILE_PROGRAM_FAILURE);
   free_headers(headers, num_input_headers);
   if (pfn_notify)
     pfn_notify(program, user_data);
@@ -502,8 +503,7 @@ static cl_int collect_inputs(cl_uint n, const cl_program *progs, struct sg_link_
       in[i] = (struct sg_link_input){copy, progs[i]->binary_size};
     }
     pthread_mutex_unlock(&progs[i]->lock);
-    SG_CHECK(ok, CL_INVALID_OPERATION,
-             "input_programs[%u] is not a compiled object or library", i);
+    SG_CHECK(ok, CL_INVALID_OPERATION, "input_programs[%u] is not a compiled object or library", i);
     SG_CHECK(copy, CL_OUT_OF_HOST_MEMORY, "no memory");
   }
   *out = in;

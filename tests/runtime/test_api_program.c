@@ -591,11 +591,11 @@ static void test_binaries_of_each_type(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_create_with_source), cmocka_unit_test(test_build_and_info),
-      cmocka_unit_test(test_build_failure),      cmocka_unit_test(test_build_arguments),
-      cmocka_unit_test(test_binary_round_trip),  cmocka_unit_test(test_unsupported_creation),
-      cmocka_unit_test(test_compile_and_link),   cmocka_unit_test(test_global_variables),
-      cmocka_unit_test(test_link_two_objects),   cmocka_unit_test(test_link_library),
+      cmocka_unit_test(test_create_with_source),    cmocka_unit_test(test_build_and_info),
+      cmocka_unit_test(test_build_failure),         cmocka_unit_test(test_build_arguments),
+      cmocka_unit_test(test_binary_round_trip),     cmocka_unit_test(test_unsupported_creation),
+      cmocka_unit_test(test_compile_and_link),      cmocka_unit_test(test_global_variables),
+      cmocka_unit_test(test_link_two_objects),      cmocka_unit_test(test_link_library),
       cmocka_unit_test(test_binaries_of_each_type),
   };
   return cmocka_run_group_tests(tests, fx_setup, fx_teardown);
