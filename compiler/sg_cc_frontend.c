@@ -188,20 +188,27 @@ void sg_cc_options_free(struct sg_options *opt)
 
 /* ---- What the device supports --------------------------------------------- */
 
-/* One list: the device reports exactly what clang is told to enable. */
-static const struct { const char *name; bool feature; } cl_exts[] = {
-    {"cl_khr_byte_addressable_store", false},
-    {"cl_khr_fp64", false},
-    {"cl_khr_global_int32_base_atomics", false},
-    {"cl_khr_global_int32_extended_atomics", false},
-    {"cl_khr_local_int32_base_atomics", false},
-    {"cl_khr_local_int32_extended_atomics", false},
-    {"cl_khr_int64_base_atomics", false},
-    {"cl_khr_int64_extended_atomics", false},
-    {"__opencl_c_fp64", true},
-    {"__opencl_c_int64", true},
-    {"__opencl_c_generic_address_space", true},
-    {"__opencl_c_program_scope_global_variables", true},
+/* One list: the device reports exactly what clang is told to enable.
+ * `define`: clang 19 does not know the name (its header defines it only for
+ * SPIR), so the front end defines the macro that declares the built-ins. */
+static const struct { const char *name; bool feature, define; } cl_exts[] = {
+    {"cl_khr_byte_addressable_store", false, false},
+    {"cl_khr_fp64", false, false},
+    {"cl_khr_global_int32_base_atomics", false, false},
+    {"cl_khr_global_int32_extended_atomics", false, false},
+    {"cl_khr_local_int32_base_atomics", false, false},
+    {"cl_khr_local_int32_extended_atomics", false, false},
+    {"cl_khr_int64_base_atomics", false, false},
+    {"cl_khr_int64_extended_atomics", false, false},
+    {"__opencl_c_fp64", true, false},
+    {"__opencl_c_int64", true, false},
+    {"__opencl_c_generic_address_space", true, false},
+    {"__opencl_c_program_scope_global_variables", true, false},
+    {"cl_khr_subgroups", false, false},
+    {"cl_khr_subgroup_ballot", false, true},
+    {"cl_khr_subgroup_shuffle", false, true},
+    {"__opencl_c_subgroups", true, false},
+    {"__opencl_c_work_group_collective_functions", true, true},
 };
 #define NUM_EXTS (sizeof cl_exts / sizeof cl_exts[0])
 
@@ -328,11 +335,18 @@ static enum sg_status run_clang(const char *dir, const struct sg_options *opt,
       "-disable-llvm-passes", "-cl-kernel-arg-info",
   };
   size_t nfixed = sizeof fixed / sizeof fixed[0];
-  const char **argv = calloc(nfixed + opt->num_clang_args + 4, sizeof *argv);
+  const char **argv = calloc(nfixed + NUM_EXTS + opt->num_clang_args + 4, sizeof *argv);
   if (!argv)
     return SG_ENOMEM;
   memcpy(argv, fixed, sizeof fixed);
   size_t n = nfixed;
+  /* The sub-group and work-group built-ins exist from OpenCL C 2.0 on. */
+  char defs[NUM_EXTS][64];
+  for (size_t i = 0; i < NUM_EXTS && opt->cl_c_version >= 200; i++)
+    if (cl_exts[i].define) {
+      snprintf(defs[i], sizeof defs[i], "-D%s=1", cl_exts[i].name);
+      argv[n++] = defs[i];
+    }
   for (uint32_t i = 0; i < opt->num_clang_args; i++)
     argv[n++] = opt->clang_args[i];
   argv[n++] = "input.cl";

@@ -317,6 +317,19 @@ fail:
   return err;
 }
 
+/* The local size given as input to the *_FOR_NDRANGE queries: 1 to 3
+ * size_t values; returns its number of work-items, 0 when invalid. */
+static size_t ndrange_items(size_t input_value_size, const void *input_value) {
+  size_t n = input_value_size / sizeof(size_t), items = 1;
+  if (!input_value || input_value_size % sizeof(size_t) || n < 1 || n > 3)
+    return 0;
+  for (size_t i = 0; i < n; i++)
+    items *= ((const size_t *)input_value)[i];
+  return items;
+}
+
+/* A sub-group is a warp of the CTA (docs/collectives.md): a work-group of
+ * n work-items has ceil(n / warp_size) sub-groups of at most warp_size. */
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
                                                         cl_kernel_sub_group_info param_name,
                                                         size_t input_value_size,
@@ -324,12 +337,42 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_dev
                                                         size_t param_value_size, void *param_value,
                                                         size_t *param_value_size_ret) {
   cl_int err = CL_SUCCESS;
-  (void)param_name, (void)input_value_size, (void)input_value;
-  (void)param_value_size, (void)param_value, (void)param_value_size_ret;
   SG_CHECK(sg_valid(kernel, SG_KIND_KERNEL), CL_INVALID_KERNEL, "kernel is not valid");
-  SG_CHECK(!device || device == kernel->program->context->device, CL_INVALID_DEVICE,
+  cl_device_id dev = kernel->program->context->device;
+  SG_CHECK(!device || (sg_valid(device, SG_KIND_DEVICE) && device == dev), CL_INVALID_DEVICE,
            "device is not the kernel's device");
-  SG_CHECK(false, CL_INVALID_OPERATION, "the device does not support sub-groups");
+  size_t warp = dev->config.warp_size, max = sg_kernel_max_work_group_size(kernel, dev);
+  switch (param_name) {
+  case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
+  case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {
+    size_t items = ndrange_items(input_value_size, input_value);
+    SG_CHECK(items, CL_INVALID_VALUE, "input_value must be a local size of 1 to 3 non-zero values");
+    SG_INFO_VAL(size_t, param_name == CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE
+                            ? (items + warp - 1) / warp
+                            : (items < warp ? items : warp));
+  }
+  case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
+    SG_CHECK(input_value && input_value_size == sizeof(size_t), CL_INVALID_VALUE,
+             "input_value must be one size_t (the sub-group count)");
+    size_t dims = param_value ? param_value_size / sizeof(size_t) : 3;
+    SG_CHECK(dims >= 1 && dims <= 3 && (!param_value || param_value_size % sizeof(size_t) == 0),
+             CL_INVALID_VALUE, "param_value_size must hold 1 to 3 size_t values");
+    /* count warps along x (the required size if the kernel has one); all
+     * zeros when no allowed local size gives count sub-groups */
+    size_t count = *(const size_t *)input_value;
+    const uint32_t *r = kernel->info->reqd_work_group_size;
+    size_t local[3] = {count < max / warp + 1 ? count * warp : max, 1, 1};
+    if (r[0])
+      local[0] = r[0], local[1] = r[1], local[2] = r[2];
+    if (!count || (local[0] * local[1] * local[2] + warp - 1) / warp != count)
+      local[0] = local[1] = local[2] = 0;
+    return sg_info(param_value_size, param_value, param_value_size_ret, local,
+                   dims * sizeof(size_t));
+  }
+  case CL_KERNEL_MAX_NUM_SUB_GROUPS: SG_INFO_VAL(size_t, (max + warp - 1) / warp);
+  case CL_KERNEL_COMPILE_NUM_SUB_GROUPS: SG_INFO_VAL(size_t, 0); /* no attribute sets it */
+  default: SG_CHECK(false, CL_INVALID_VALUE, "unknown param_name 0x%x", param_name);
+  }
 fail:
   return err;
 }

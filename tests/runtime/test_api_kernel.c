@@ -305,11 +305,62 @@ static void test_work_group_info(void **state) {
       CL_INVALID_KERNEL);
   assert_int_equal(clGetKernelWorkGroupInfo(every, f->device, 0x7fff, sizeof wg, &wg, NULL),
                    CL_INVALID_VALUE);
-  size_t sub;
+  /* Sub-groups are warps; the warp size is the preferred multiple. */
+  size_t sub, in2[2] = {5, 3}, count = 2, ls[3];
   assert_int_equal(clGetKernelSubGroupInfo(every, f->device,
-                                           CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof wg, &wg,
+                                           CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof in2,
+                                           in2, sizeof sub, &sub, NULL),
+                   CL_SUCCESS);
+  assert_int_equal(sub, 15 < mult ? 15 : mult);
+  assert_int_equal(clGetKernelSubGroupInfo(every, NULL, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE,
+                                           sizeof in2, in2, sizeof sub, &sub, NULL),
+                   CL_SUCCESS);
+  assert_int_equal(sub, (15 + mult - 1) / mult);
+  assert_int_equal(clGetKernelSubGroupInfo(every, f->device, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL,
                                            sizeof sub, &sub, NULL),
-                   CL_INVALID_OPERATION);
+                   CL_SUCCESS);
+  assert_int_equal(sub, (dev_max + mult - 1) / mult);
+  assert_int_equal(clGetKernelSubGroupInfo(every, f->device, CL_KERNEL_COMPILE_NUM_SUB_GROUPS, 0,
+                                           NULL, sizeof sub, &sub, NULL),
+                   CL_SUCCESS);
+  assert_int_equal(sub, 0);
+  assert_int_equal(clGetKernelSubGroupInfo(every, f->device,
+                                           CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, sizeof count,
+                                           &count, sizeof ls, ls, NULL),
+                   CL_SUCCESS);
+  assert_true(ls[0] == 2 * mult && ls[1] == 1 && ls[2] == 1); /* 2 full warps */
+  count = (32 + mult - 1) / mult; /* fixed: reqd_work_group_size(8, 4, 1) */
+  assert_int_equal(clGetKernelSubGroupInfo(fixed, f->device,
+                                           CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, sizeof count,
+                                           &count, sizeof ls, ls, NULL),
+                   CL_SUCCESS);
+  assert_true(ls[0] == 8 && ls[1] == 4 && ls[2] == 1);
+  count++;
+  assert_int_equal(clGetKernelSubGroupInfo(fixed, f->device,
+                                           CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, sizeof count,
+                                           &count, sizeof ls, ls, NULL),
+                   CL_SUCCESS);
+  assert_true(ls[0] == 0 && ls[1] == 0 && ls[2] == 0);
+  assert_int_equal(clGetKernelSubGroupInfo(every, f->device,
+                                           CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof in2,
+                                           NULL, sizeof sub, &sub, NULL),
+                   CL_INVALID_VALUE);
+  assert_int_equal(clGetKernelSubGroupInfo(every, f->device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE,
+                                           4, in2, sizeof sub, &sub, NULL),
+                   CL_INVALID_VALUE);
+  assert_int_equal(clGetKernelSubGroupInfo(every, f->device, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL,
+                                           1, &sub, NULL),
+                   CL_INVALID_VALUE);
+  assert_int_equal(
+      clGetKernelSubGroupInfo(every, f->device, 0x7fff, 0, NULL, sizeof sub, &sub, NULL),
+      CL_INVALID_VALUE);
+  assert_int_equal(clGetKernelSubGroupInfo(NULL, f->device, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL,
+                                           sizeof sub, &sub, NULL),
+                   CL_INVALID_KERNEL);
+  assert_int_equal(clGetKernelSubGroupInfo(every, (cl_device_id)f->ctx,
+                                           CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL, sizeof sub,
+                                           &sub, NULL),
+                   CL_INVALID_DEVICE);
   clReleaseKernel(every);
   clReleaseKernel(fixed);
   clReleaseProgram(p);
