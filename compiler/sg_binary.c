@@ -400,7 +400,7 @@ static enum sg_status load_kernel(struct loader *ld, const uint8_t *r, const uin
     return bad(ld, "bad kernel name");
   if (first > nargs || k->num_args > nargs - first || k->args_size > MAX_ARGS_SIZE ||
       !pc_in_code(ld, k->entry_pc) || k->static_local_size > SG_ADDR_PARAMS - SG_ADDR_LOCAL ||
-      k->uses & ~(uint32_t)SG_USES_LOCAL_SHAPE)
+      k->uses & ~(uint32_t)(SG_USES_LOCAL_SHAPE | SG_USES_PRINTF))
     return bad(ld, "kernel %s: fields out of range", k->name);
   k->args = calloc(k->num_args + 1, sizeof *k->args);
   if (!k->args)

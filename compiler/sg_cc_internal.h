@@ -73,6 +73,13 @@ enum sg_status sg_cc_emit_object(struct LLVMOpaqueTargetMachine *tm, void *modul
                                  void **obj, size_t *obj_size,
                                  struct sg_text *log);
 
+/* Kernel printf (sg_cc_printf.c): marks the kernels that reach printf with
+ * SG_USES_PRINTF and replaces each printf call by code that writes a record
+ * into the launch's printf buffer. Runs before the device library is linked. */
+struct LLVMOpaqueModule;
+enum sg_status sg_cc_printf_lower(struct LLVMOpaqueModule *mod, struct sg_kernel_info *kernels,
+                                  uint32_t num_kernels, struct sg_text *log);
+
 /* Entry wrapper symbol of a kernel. */
 #define SG_ENTRY_PREFIX "__sg_entry_"
 

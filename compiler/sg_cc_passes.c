@@ -592,6 +592,8 @@ static enum sg_status compile_module(struct pass_ctx *pc, struct sg_cc_object *o
   pc->td = LLVMGetModuleDataLayout(pc->mod);
   enum sg_status st = read_kernels(pc, out);
   if (st == SG_OK)
+    st = sg_cc_printf_lower(pc->mod, out->kernels, out->num_kernels, pc->log);
+  if (st == SG_OK)
     st = link_devlib(pc);
   if (st != SG_OK)
     return st;

@@ -22,6 +22,8 @@ struct sg_launch_info {
   uint64_t global_offset[3];
   uint64_t global_size[3];
   uint64_t enqueued_local_size[3];
+  uint64_t printf_buffer;      /* device address of the printf buffer, 0 = none */
+  uint64_t printf_size;        /* its bytes, header included */
 };
 #define SG_PARAM_ARGS_OFFSET 128
 
@@ -56,6 +58,7 @@ struct sg_kernel_arg {
  * for NULL local_work_size and mask the tail when the shape is unobservable. */
 enum {
   SG_USES_LOCAL_SHAPE = 1u << 0, /* local id/size, group id, num groups, barrier, __local */
+  SG_USES_PRINTF = 1u << 1,      /* calls printf: the launch needs a printf buffer */
 };
 
 struct sg_kernel_info {
@@ -86,6 +89,66 @@ struct sg_program_image {
   uint32_t num_kernels;
   struct sg_kernel_info *kernels;
 };
+
+/* ---- Kernel printf (docs/printf.md) ------------------------------------ */
+
+/* The printf buffer of a launch starts with this header; records follow.
+ * Each printf adds its record size to `used` atomically and writes its record
+ * at that offset after the header if it fits, else counts itself in
+ * `dropped` and returns -1. */
+struct sg_printf_header {
+  uint64_t used;    /* bytes claimed (may exceed the buffer once full) */
+  uint64_t dropped; /* printf calls that did not fit */
+};
+
+/* One printf call; its argument bytes follow at the offsets its descriptor
+ * gives. 8-byte aligned, record sizes are multiples of 8. */
+struct sg_printf_record {
+  uint64_t desc;      /* device address of its sg_printf_desc (read-only data) */
+  uint32_t ctaid[3];  /* work-group of the caller: output is ordered by it */
+  uint32_t reserved;
+};
+
+enum sg_printf_kind { SG_PRINTF_INT, SG_PRINTF_FLOAT, SG_PRINTF_PTR };
+
+struct sg_printf_desc_arg {
+  uint32_t offset;    /* from the start of the record */
+  uint8_t kind;       /* enum sg_printf_kind */
+  uint8_t elem_size;  /* bytes of one element: 1, 2, 4, 8 */
+  uint8_t lanes;      /* 1 for scalars; vectors: 2, 3, 4, 8, 16 */
+  uint8_t reserved;
+};
+
+/* One per printf call site, in the program's read-only data. */
+struct sg_printf_desc {
+  uint64_t format;    /* device address of the NUL-terminated format */
+  uint32_t num_args;
+  uint32_t record_size;
+  /* struct sg_printf_desc_arg args[num_args] follow */
+};
+
+/* One conversion specification of an OpenCL C printf format (OpenCL C 1.2
+ * 6.12.13): %[flags][width][.precision][vn][length]conversion. The compiler
+ * and the host formatter share this parser. */
+enum sg_printf_len { SG_PRINTF_LEN_NONE, SG_PRINTF_LEN_HH, SG_PRINTF_LEN_H,
+                     SG_PRINTF_LEN_HL, SG_PRINTF_LEN_L };
+#define SG_PRINTF_NONE (-1) /* width or precision absent */
+#define SG_PRINTF_STAR (-2) /* given by an int argument */
+struct sg_printf_spec {
+  char flags[8];          /* NUL-terminated, from "-+ #0" */
+  int width, precision;   /* a value, SG_PRINTF_NONE or SG_PRINTF_STAR */
+  uint32_t vec;           /* 0 for scalars, else 2, 3, 4, 8 or 16 */
+  enum sg_printf_len len;
+  char conv;              /* one of "diouxXfFeEgGaAcsp%"; 0 when malformed */
+};
+/* Parses the specification at fmt (which points at '%'); returns its length
+ * (at least 1; for a malformed one, up to where it went wrong). */
+size_t sg_printf_parse(const char *fmt, struct sg_printf_spec *spec);
+/* What a well-formed conversion consumes: the class of its argument
+ * (SG_PRINTF_INT, _FLOAT or _PTR; '%' consumes nothing) and, for vectors, the
+ * element size its length modifier names (none: 4). */
+enum sg_printf_kind sg_printf_class(const struct sg_printf_spec *spec);
+uint32_t sg_printf_vec_elem_size(const struct sg_printf_spec *spec);
 
 /* ---- Building ---------------------------------------------------------- */
 

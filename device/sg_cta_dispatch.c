@@ -206,6 +206,10 @@ static enum sg_status build_params(const struct sg_launch *launch, uint8_t **out
     info.global_size[d] = launch->nd.global_size[d];
     info.enqueued_local_size[d] = launch->nd.local_size[d];
   }
+  if (launch->printf_buffer) {
+    info.printf_buffer = launch->printf_buffer->addr;
+    info.printf_size = launch->printf_buffer->size;
+  }
   memcpy(p, &info, sizeof info);
   uint64_t local_next = align16(launch->kernel->static_local_size);
   for (uint32_t i = 0; i < launch->kernel->num_args; i++) {
@@ -258,6 +262,14 @@ static enum sg_status check_launch(const struct sg_device *dev,
              " static, the rest in arguments); the device has %" PRIu64,
              k->name, local, k->static_local_size, dev->cfg.local_mem_per_core);
     return SG_ERESOURCES;
+  }
+  if ((k->uses & SG_USES_PRINTF) &&
+      (!launch->printf_buffer || !launch->printf_buffer->host ||
+       launch->printf_buffer->size < sizeof(struct sg_printf_header) ||
+       launch->printf_buffer->addr % 8)) {
+    snprintf(err, errlen, "kernel '%s' calls printf but the launch has no printf buffer",
+             k->name);
+    return SG_EINVAL;
   }
   if (k->private_size > dev->cfg.stack_per_lane) {
     snprintf(err, errlen,
@@ -464,6 +476,9 @@ enum sg_status sg_device_launch(struct sg_device *dev, const struct sg_launch *l
     free(params);
     return st;
   }
+  const struct sg_buffer *pb = launch->printf_buffer;
+  if (pb)
+    memset(pb->host, 0, pb->size); /* the host walks records up to a zero descriptor */
   struct job job = {.launch = launch, .map = &map, .num_ctas = num_ctas};
   atomic_init(&job.next_cta, 0);
   atomic_init(&job.stop, false);
@@ -475,6 +490,13 @@ enum sg_status sg_device_launch(struct sg_device *dev, const struct sg_launch *l
   free(params);
 
   result->stats = job.stats;
+  if (pb) {
+    struct sg_printf_header h;
+    memcpy(&h, pb->host, sizeof h);
+    uint64_t room = pb->size - sizeof h;
+    result->printf_used = h.used < room ? h.used : room;
+    result->printf_dropped = h.dropped;
+  }
   if (job.status == SG_EFAULT) {
     result->fault = job.fault;
     memcpy(result->fault_ctaid, job.fault_ctaid, sizeof result->fault_ctaid);

@@ -84,6 +84,9 @@ struct sg_launch {
   const struct sg_kernel_info *kernel;
   const struct sg_arg_value *args;   /* kernel->num_args entries */
   struct sg_ndrange nd;
+  /* Kernels with SG_USES_PRINTF need one (host memory, at least 64 bytes);
+   * the device clears its sg_printf_header and the kernel appends records. */
+  const struct sg_buffer *printf_buffer;
 };
 
 struct sg_launch_result {
@@ -91,6 +94,8 @@ struct sg_launch_result {
   struct sg_fault fault;             /* kind != SG_FAULT_NONE when SG_EFAULT */
   uint32_t fault_ctaid[3];
   char message[512];                 /* one clear sentence on failure */
+  uint64_t printf_used;              /* bytes of whole records after the printf header */
+  uint64_t printf_dropped;           /* printf calls that found the buffer full */
 };
 
 /* Bytes of local memory a launch of kernel with args uses: the static

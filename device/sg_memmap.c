@@ -83,7 +83,7 @@ enum sg_status sg_memmap_build(const struct sg_launch *launch, uint8_t *params,
                                struct sg_launch_memmap *out, char *err, size_t errlen) {
   const struct sg_program_image *img = launch->program;
   uint32_t n = launch->kernel->num_args;
-  struct sg_launch_memmap m = {.regions = calloc(n + 5, sizeof *m.regions),
+  struct sg_launch_memmap m = {.regions = calloc(n + 6, sizeof *m.regions),
                                .names = calloc(n ? n : 1, sizeof *m.names)};
   enum sg_status st = SG_ENOMEM;
   if (!m.regions || !m.names) {
@@ -93,6 +93,9 @@ enum sg_status sg_memmap_build(const struct sg_launch *launch, uint8_t *params,
   add(&m, img->ro_base, img->ro_size, img->ro, SG_PERM_R | SG_PERM_X, "program code");
   add(&m, img->rw_base, img->rw_size, img->rw, SG_PERM_R | SG_PERM_W, "program data");
   add(&m, SG_ADDR_PARAMS, params_size, params, SG_PERM_R, "parameters");
+  if (launch->printf_buffer)
+    add(&m, launch->printf_buffer->addr, launch->printf_buffer->size,
+        launch->printf_buffer->host, SG_PERM_R | SG_PERM_W, "printf buffer");
   /* Local window and stacks: storage per worker, bound by sg_memmap_bind. */
   add(&m, SG_ADDR_LOCAL, local_size, NULL, SG_PERM_R | SG_PERM_W, "local memory");
   add(&m, SG_ADDR_STACK, stack_size, NULL, SG_PERM_R | SG_PERM_W, "private stack");

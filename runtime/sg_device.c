@@ -155,7 +155,7 @@ static cl_int device_info(cl_device_id d, cl_device_info param_name, size_t para
   case CL_DEVICE_PROFILING_TIMER_RESOLUTION: SIZE(1);
   case CL_DEVICE_ENDIAN_LITTLE: BOOL(CL_TRUE);
   case CL_DEVICE_ADDRESS_BITS: UINT(64);
-  case CL_DEVICE_PRINTF_BUFFER_SIZE: SIZE(1 << 20);
+  case CL_DEVICE_PRINTF_BUFFER_SIZE: SIZE(c->printf_buffer_size);
   case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC: BOOL(CL_TRUE);
   case CL_DEVICE_ERROR_CORRECTION_SUPPORT: BOOL(CL_FALSE);
 

@@ -247,6 +247,31 @@ static void report_failure(cl_context ctx, const char *message) {
     ctx->notify(message, NULL, 0, ctx->notify_data);
 }
 
+/* A kernel that calls printf gets a buffer of CL_DEVICE_PRINTF_BUFFER_SIZE
+ * for this launch; its output reaches stdout before the command completes,
+ * also when the launch faults (what was printed before helps find why). */
+static enum sg_status launch_with_printf(struct launch_cmd *c, struct sg_launch_result *res) {
+  struct sg_device *dev = c->device->machine;
+  if (!(c->kernel->info->uses & SG_USES_PRINTF))
+    return sg_device_launch(dev, &c->launch, res);
+  uint64_t size = c->device->config.printf_buffer_size;
+  struct sg_buffer buf = {.addr = sg_device_alloc_address(dev, size), .size = size,
+                          .host = malloc(size)};
+  if (!buf.host || !buf.addr) {
+    free(buf.host);
+    snprintf(res->message, sizeof res->message, "kernel %s: no memory for its printf buffer",
+             c->kernel->info->name);
+    return SG_ENOMEM;
+  }
+  c->launch.printf_buffer = &buf;
+  enum sg_status st = sg_device_launch(dev, &c->launch, res);
+  c->launch.printf_buffer = NULL;
+  sg_printf_flush(c->kernel->program->image, c->kernel->info->name, buf.host, size,
+                  res->printf_used, res->printf_dropped, stdout);
+  free(buf.host);
+  return st;
+}
+
 static cl_int launch_run(struct sg_command *cmd) {
   struct launch_cmd *c = cmd->payload;
   struct sg_launch_result res;
@@ -254,7 +279,7 @@ static cl_int launch_run(struct sg_command *cmd) {
     return CL_SUCCESS;
   memset(&res, 0, sizeof res);
   cl_ulong t0 = sg_now_ns();
-  enum sg_status st = sg_device_launch(c->device->machine, &c->launch, &res);
+  enum sg_status st = launch_with_printf(c, &res);
   sg_stats_report(c->kernel->info->name, &c->launch.nd, &res.stats, sg_now_ns() - t0, st);
   if (st == SG_OK)
     return CL_SUCCESS;

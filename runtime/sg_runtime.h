@@ -292,6 +292,13 @@ struct _cl_kernel {
  * reqd_work_group_size product). */
 size_t sg_kernel_max_work_group_size(cl_kernel k, cl_device_id dev);
 
+/* Kernel printf (sg_printf.c): formats the records of a launch's printf
+ * buffer (size bytes; used: bytes of records after the header) to out, ordered
+ * by work-group, then flushes out; says on stderr how many calls were dropped. */
+void sg_printf_flush(const struct sg_program_image *img, const char *kernel,
+                     const uint8_t *buffer, uint64_t size, uint64_t used, uint64_t dropped,
+                     FILE *out);
+
 /* SOFTGPU_STATS: one line per launch (sg_stats_report.c), to stderr for "1"
  * or "stderr", else appended as a JSON object to the file it names. */
 void sg_stats_report(const char *kernel, const struct sg_ndrange *nd,
