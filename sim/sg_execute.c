@@ -25,13 +25,13 @@ static const struct sg_region *find_region(const struct sg_memmap *m, uint64_t a
   return lo ? &m->regions[lo - 1] : &no_region;
 }
 
-static inline bool covers(const struct sg_region *r, uint64_t a, unsigned size) {
+static inline bool covers(const struct sg_region *r, uint64_t a, uint64_t size) {
   uint64_t off = a - r->base;
   return off < r->size && r->size - off >= size;
 }
 
 /* Host pointer for [a, a+size) with permissions perm, or NULL. */
-static inline uint8_t *xlate(struct sg_core *c, uint64_t a, unsigned size, uint32_t perm) {
+static inline uint8_t *xlate(struct sg_core *c, uint64_t a, uint64_t size, uint32_t perm) {
   const struct sg_region *r = c->last;
   if (__builtin_expect(!covers(r, a, size), 0)) {
     r = find_region(c->mem, a);
@@ -40,6 +40,31 @@ static inline uint8_t *xlate(struct sg_core *c, uint64_t a, unsigned size, uint3
     c->last = r;
   }
   return (r->perm & perm) == perm ? r->host + (a - r->base) : NULL;
+}
+
+/* The usual (coalesced) case: the active lanes' addresses lie in one region,
+ * so one check covers the warp. Returns the host pointer of the lowest
+ * address (*lo), or NULL to translate (and fault) lane by lane. */
+static inline uint8_t *xlate_span(struct sg_core *c, const uint64_t *base, int64_t imm,
+                                  uint64_t mask, unsigned size, uint32_t perm, uint64_t *lo) {
+  uint64_t min = UINT64_MAX, max = 0;
+  unsigned ws = c->cfg.warp_size;
+  if (mask == (ws == 64 ? ~0ull : (1ull << ws) - 1)) /* a loop the compiler vectorises */
+    for (unsigned l = 0; l < ws; l++) {
+      uint64_t a = base[l] + imm;
+      min = a < min ? a : min;
+      max = a > max ? a : max;
+    }
+  else
+    for (uint64_t m = mask; m; m &= m - 1) {
+      uint64_t a = base[__builtin_ctzll(m)] + imm;
+      min = a < min ? a : min;
+      max = a > max ? a : max;
+    }
+  *lo = min;
+  if (max - min > UINT32_MAX) /* far apart: not one region anyway */
+    return NULL;
+  return xlate(c, min, max - min + size, perm);
 }
 
 static void mem_fault(struct sg_core *c, const struct sg_warp *w, uint64_t pc, unsigned lane,
@@ -118,6 +143,16 @@ static bool csr_exec(struct sg_core *c, struct sg_warp *w, const struct sg_uop *
     sg_core_fault(c, w, SG_FAULT_ILLEGAL_INSN, pc, 64, 0, 0, "%s of CSR 0x%x",
                   sg_csr_name(csr) ? "write to read-only" : "access to unknown", csr);
     return false;
+  }
+  if (!write) { /* a plain read (every SIMT CSR): only rd changes */
+    bool per_lane = fp || csr == SG_CSR_LANE || csr == SG_CSR_TIDLIN ||
+                    (csr >= SG_CSR_TID_X && csr <= SG_CSR_TID_Z);
+    uint64_t v = per_lane ? 0 : csr_read(c, w, csr, 0, now);
+    for (uint64_t m = mask; m; m &= m - 1) {
+      unsigned l = (unsigned)__builtin_ctzll(m);
+      w->x[u->rd][l] = per_lane ? csr_read(c, w, csr, l, now) : v;
+    }
+    return true;
   }
   static const uint32_t field_mask[4] = {0, 31, 7 << 5, 0xff}, shift[4] = {0, 0, 5, 0};
   uint64_t frm_any = 0;
@@ -207,28 +242,49 @@ static double sfu64(unsigned fn, double a, double b) {
   } while (0)
 
 #define LOAD(T, ext)                                                      \
-  FOR_LANES(l) {                                                          \
-    uint64_t a_ = x1[l] + imm;                                            \
-    const uint8_t *p_ = xlate(c, a_, sizeof(T), SG_PERM_R);               \
-    T v_;                                                                 \
-    if (!p_) {                                                            \
-      mem_fault(c, w, pc, l, a_, sizeof(T), SG_PERM_R, "load");           \
-      FAULT();                                                            \
-    }                                                                     \
-    memcpy(&v_, p_, sizeof v_);                                           \
-    ext;                                                                  \
-  }
+  do {                                                                    \
+    uint64_t lo_;                                                         \
+    const uint8_t *h_ = xlate_span(c, x1, imm, mask, sizeof(T), SG_PERM_R, &lo_); \
+    if (h_)                                                               \
+      FOR_LANES(l) {                                                      \
+        T v_;                                                             \
+        memcpy(&v_, h_ + (x1[l] + imm - lo_), sizeof v_);                 \
+        ext;                                                              \
+      }                                                                   \
+    else                                                                  \
+      FOR_LANES(l) {                                                      \
+        uint64_t a_ = x1[l] + imm;                                        \
+        const uint8_t *p_ = xlate(c, a_, sizeof(T), SG_PERM_R);           \
+        T v_;                                                             \
+        if (!p_) {                                                        \
+          mem_fault(c, w, pc, l, a_, sizeof(T), SG_PERM_R, "load");       \
+          FAULT();                                                        \
+        }                                                                 \
+        memcpy(&v_, p_, sizeof v_);                                       \
+        ext;                                                              \
+      }                                                                   \
+  } while (0)
 #define STORE(T, val)                                                     \
-  FOR_LANES(l) {                                                          \
-    uint64_t a_ = x1[l] + imm;                                            \
-    uint8_t *p_ = xlate(c, a_, sizeof(T), SG_PERM_W);                     \
-    T v_ = (T)(val);                                                      \
-    if (!p_) {                                                            \
-      mem_fault(c, w, pc, l, a_, sizeof(T), SG_PERM_W, "store");          \
-      FAULT();                                                            \
-    }                                                                     \
-    memcpy(p_, &v_, sizeof v_);                                           \
-  }
+  do {                                                                    \
+    uint64_t lo_;                                                         \
+    uint8_t *h_ = xlate_span(c, x1, imm, mask, sizeof(T), SG_PERM_W, &lo_); \
+    if (h_)                                                               \
+      FOR_LANES(l) {                                                      \
+        T v_ = (T)(val);                                                  \
+        memcpy(h_ + (x1[l] + imm - lo_), &v_, sizeof v_);                 \
+      }                                                                   \
+    else                                                                  \
+      FOR_LANES(l) {                                                      \
+        uint64_t a_ = x1[l] + imm;                                        \
+        uint8_t *p_ = xlate(c, a_, sizeof(T), SG_PERM_W);                 \
+        T v_ = (T)(val);                                                  \
+        if (!p_) {                                                        \
+          mem_fault(c, w, pc, l, a_, sizeof(T), SG_PERM_W, "store");      \
+          FAULT();                                                        \
+        }                                                                 \
+        memcpy(p_, &v_, sizeof v_);                                       \
+      }                                                                   \
+  } while (0)
 /* AMO: rd = old value (sign-extended for .w), memory = f(old, rs2). */
 #define AMO(T, ...)                                                       \
   FOR_LANES(l) {                                                          \
