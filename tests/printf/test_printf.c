@@ -91,13 +91,15 @@ static void assert_returns(struct fx *f, cl_mem ret, size_t n, int want) {
 /* The same list builds the kernel's printf calls and the host's reference. */
 #define INT_FORMATS(X)                                                                             \
   X("%d")                                                                                          \
-  X("%i") X("[%5d]") X("[%-5d]") X("%+d") X("% d") X("[%05d]") X("%.3d") X("[%8.3d]") X("%u")      \
-      X("%o") X("%#o") X("%x") X("%#x") X("%X") X("[%#010X]") X("%hd") X("%hu") X("%hhd")          \
-          X("%hhu") X("%hhx") X("[%-+6d]") X("%.0d")
+  X("%i")                                                                                          \
+  X("[%5d]") X("[%-5d]") X("%+d") X("% d") X("[%05d]") X("%.3d") X("[%8.3d]") X("%u") X("%o")      \
+      X("%#o") X("%x") X("%#x") X("%X") X("[%#010X]") X("%hd") X("%hu") X("%hhd") X("%hhu")        \
+          X("%hhx") X("[%-+6d]") X("%.0d")
 #define LONG_FORMATS(X) X("%ld") X("%lu") X("%lx") X("%#lo") X("[%+22ld]") X("%lX")
 #define FLOAT_FORMATS(X)                                                                           \
   X("%f")                                                                                          \
-  X("%F") X("%.2f") X("[%10.3f]") X("[%-10.1f]") X("%+f") X("% f") X("[%010.2f]") X("%e") X("%E")  \
+  X("%F")                                                                                          \
+  X("%.2f") X("[%10.3f]") X("[%-10.1f]") X("%+f") X("% f") X("[%010.2f]") X("%e") X("%E")          \
       X("%.3e") X("[%+12.4E]") X("%g") X("%G") X("%#g") X("%.3g") X("%a") X("%A") X("%.2a")        \
           X("%#.0f") X("%.0e")
 
@@ -470,6 +472,52 @@ static void test_full_buffer(void **state) {
   clReleaseProgram(p);
 }
 
+/* ---- printf in helpers, __constant strings, separate compilation ------------ */
+
+static const char *lib_src = "constant char greeting[] = \"from a constant array\";\n"
+                             "int say(int x) { return printf(\"%s %d\\n\", greeting, x); }\n";
+static const char *user_src =
+    "int say(int x);\n"
+    "kernel void user(global int *r) { r[0] = say(7); r[1] = say(-7); }\n";
+
+/* Runs kernel "user" of p and checks its output and return values. */
+static void check_user(struct fx *f, cl_program p) {
+  cl_kernel k = fx_kernel(p, "user");
+  cl_mem r = fx_buffer(f, 2 * sizeof(int), NULL);
+  fx_arg(k, 0, sizeof r, &r);
+  char *got = run_captured(f, k, 1, 1, NULL);
+  assert_string_equal(got, "from a constant array 7\nfrom a constant array -7\n");
+  assert_returns(f, r, 2, 0);
+  free(got);
+  clReleaseMemObject(r);
+  clReleaseKernel(k);
+}
+
+static void test_helpers_and_linking(void **state) {
+  struct fx *f = *state;
+  char src[1024];
+  snprintf(src, sizeof src, "%s%s", lib_src, user_src);
+  cl_program whole = fx_build(f, src, NULL);
+  check_user(f, whole);
+  clReleaseProgram(whole);
+  /* printf in a separately compiled object: lowered when the link builds. */
+  cl_int err;
+  cl_program objs[2];
+  const char *srcs[2] = {lib_src, user_src};
+  for (int i = 0; i < 2; i++) {
+    objs[i] = clCreateProgramWithSource(f->ctx, 1, &srcs[i], NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    assert_int_equal(clCompileProgram(objs[i], 1, &f->device, NULL, 0, NULL, NULL, NULL, NULL),
+                     CL_SUCCESS);
+  }
+  cl_program linked = clLinkProgram(f->ctx, 1, &f->device, NULL, 2, objs, NULL, NULL, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  check_user(f, linked);
+  clReleaseProgram(linked);
+  clReleaseProgram(objs[0]);
+  clReleaseProgram(objs[1]);
+}
+
 /* ---- Build errors ---------------------------------------------------------------- */
 
 static void test_bad_formats(void **state) {
@@ -493,9 +541,13 @@ static void test_bad_formats(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_scalars),     cmocka_unit_test(test_misc),
-      cmocka_unit_test(test_vectors),     cmocka_unit_test(test_many_work_items),
-      cmocka_unit_test(test_full_buffer), cmocka_unit_test(test_bad_formats),
+      cmocka_unit_test(test_scalars),
+      cmocka_unit_test(test_misc),
+      cmocka_unit_test(test_vectors),
+      cmocka_unit_test(test_many_work_items),
+      cmocka_unit_test(test_full_buffer),
+      cmocka_unit_test(test_bad_formats),
+      cmocka_unit_test(test_helpers_and_linking),
   };
   return cmocka_run_group_tests(tests, fx_setup, fx_teardown);
 }
