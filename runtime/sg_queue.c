@@ -442,8 +442,8 @@ fail:
   return err;
 }
 
-/* In an in-order queue a marker or barrier needs no work of its own: the
- * worker reaches it only after everything before it and its wait list. */
+/* A marker or barrier has no work of its own: its dependencies (its type
+ * decides them, see order_deps) are all it is. */
 static cl_int enqueue_sync(cl_command_queue q, cl_command_type type, cl_uint num_waits,
                            const cl_event *waits, cl_event *event) {
   struct sg_command *cmd = calloc(1, sizeof *cmd);
