@@ -378,9 +378,12 @@ static void test_failure_is_transitive(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_user_event),  cmocka_unit_test(test_failed_wait_list),
-      cmocka_unit_test(test_wait_errors), cmocka_unit_test(test_callbacks),
-      cmocka_unit_test(test_profiling),   cmocka_unit_test(test_cross_queue_wait),
+      cmocka_unit_test(test_user_event),
+      cmocka_unit_test(test_failed_wait_list),
+      cmocka_unit_test(test_wait_errors),
+      cmocka_unit_test(test_callbacks),
+      cmocka_unit_test(test_profiling),
+      cmocka_unit_test(test_cross_queue_wait),
       cmocka_unit_test(test_profiling_monotonic),
       cmocka_unit_test(test_command_callbacks),
       cmocka_unit_test(test_failed_command_callbacks),

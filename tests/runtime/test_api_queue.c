@@ -314,14 +314,17 @@ static cl_event user_event(void) {
 }
 
 /* Fills int slot i of buf with v after the n events in list. */
-static cl_event fill(cl_command_queue q, cl_mem buf, int i, int v, cl_uint n, const cl_event *list) {
+static cl_event fill(cl_command_queue q, cl_mem buf, int i, int v, cl_uint n,
+                     const cl_event *list) {
   cl_event ev;
   assert_int_equal(clEnqueueFillBuffer(q, buf, &v, sizeof v, i * sizeof v, sizeof v, n, list, &ev),
                    CL_SUCCESS);
   return ev;
 }
 
-static void wait_ok(cl_event ev) { assert_int_equal(clWaitForEvents(1, &ev), CL_SUCCESS); }
+static void wait_ok(cl_event ev) {
+  assert_int_equal(clWaitForEvents(1, &ev), CL_SUCCESS);
+}
 
 static void release_all(cl_event *evs, int n) {
   for (int i = 0; i < n; i++)
@@ -481,9 +484,9 @@ static void test_queues_run_concurrently(void **state) {
   cl_event after_held = fill(q1, buf, 1, 2, 0, NULL);
   int out = 0;
   cl_event other = fill(q2, buf, 2, 3, 0, NULL);
-  assert_int_equal(clEnqueueReadBuffer(q2, buf, CL_TRUE, 2 * sizeof out, sizeof out, &out, 1,
-                                       &other, NULL),
-                   CL_SUCCESS);
+  assert_int_equal(
+      clEnqueueReadBuffer(q2, buf, CL_TRUE, 2 * sizeof out, sizeof out, &out, 1, &other, NULL),
+      CL_SUCCESS);
   assert_int_equal(out, 3);
   assert_true(status_of(after_held) > CL_COMPLETE); /* in order behind the held fill */
   cl_event cross = fill(q2, buf, 3, 4, 1, &after_held);
@@ -499,13 +502,18 @@ static void test_queues_run_concurrently(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_create_and_info), cmocka_unit_test(test_create_errors),
-      cmocka_unit_test(test_with_properties), cmocka_unit_test(test_marker_orders_commands),
-      cmocka_unit_test(test_marker_errors),   cmocka_unit_test(test_release_finishes),
-      cmocka_unit_test(test_invalid_queue),   cmocka_unit_test(test_ooo_wait_lists),
+      cmocka_unit_test(test_create_and_info),
+      cmocka_unit_test(test_create_errors),
+      cmocka_unit_test(test_with_properties),
+      cmocka_unit_test(test_marker_orders_commands),
+      cmocka_unit_test(test_marker_errors),
+      cmocka_unit_test(test_release_finishes),
+      cmocka_unit_test(test_invalid_queue),
+      cmocka_unit_test(test_ooo_wait_lists),
       cmocka_unit_test(test_ooo_marker_and_barrier_all),
       cmocka_unit_test(test_ooo_marker_and_barrier_list),
-      cmocka_unit_test(test_ooo_many),        cmocka_unit_test(test_queues_run_concurrently),
+      cmocka_unit_test(test_ooo_many),
+      cmocka_unit_test(test_queues_run_concurrently),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -120,12 +120,12 @@ static bool one_round(struct worker *w, cl_program prog, cl_command_queue own, i
   CHECK(w, clSetKernelArg(scale, 1, sizeof b, &b) == CL_SUCCESS);
   size_t gws = N;
   cl_event written, added, scaled, read;
-  CHECK(w, clEnqueueWriteBuffer(own, by, CL_FALSE, 0, sizeof y, y, 0, NULL, &written) ==
-               CL_SUCCESS);
+  CHECK(w,
+        clEnqueueWriteBuffer(own, by, CL_FALSE, 0, sizeof y, y, 0, NULL, &written) == CL_SUCCESS);
   CHECK(w, clEnqueueNDRangeKernel(shared_q, axpy, 1, NULL, &gws, NULL, 1, &written, &added) ==
                CL_SUCCESS);
-  CHECK(w, clEnqueueNDRangeKernel(own, scale, 1, NULL, &gws, NULL, 1, &added, &scaled) ==
-               CL_SUCCESS);
+  CHECK(w,
+        clEnqueueNDRangeKernel(own, scale, 1, NULL, &gws, NULL, 1, &added, &scaled) == CL_SUCCESS);
   CHECK(w, clEnqueueReadBuffer(own, by, CL_FALSE, 0, sizeof out, out, 1, &scaled, &read) ==
                CL_SUCCESS);
   CHECK(w, clWaitForEvents(1, &read) == CL_SUCCESS);
@@ -254,8 +254,8 @@ static void test_racing_last_release(void **state) {
   assert_int_equal(err, CL_SUCCESS);
   for (int round = 0; round < 20; round++) {
     memset(host, 0, sizeof host);
-    racing_q = clCreateCommandQueue(ctx, dev, round % 2 ? CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE : 0,
-                                    &err);
+    racing_q = clCreateCommandQueue(ctx, dev,
+                                    round % 2 ? CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE : 0, &err);
     assert_int_equal(err, CL_SUCCESS);
     for (int i = 1; i < THREADS; i++)
       assert_int_equal(clRetainCommandQueue(racing_q), CL_SUCCESS);
@@ -314,9 +314,9 @@ static void test_racing_user_event_status(void **state) {
     assert_int_equal(failures, 0);
     assert_int_equal(winners, 1);
     cl_int st;
-    assert_int_equal(clGetEventInfo(racing_ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st,
-                                    NULL),
-                     CL_SUCCESS);
+    assert_int_equal(
+        clGetEventInfo(racing_ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL),
+        CL_SUCCESS);
     assert_int_equal(clWaitForEvents(1, &waiter),
                      st == CL_COMPLETE ? CL_SUCCESS : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
     clReleaseEvent(waiter);
