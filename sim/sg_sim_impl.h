@@ -103,6 +103,7 @@ float sg_exp10f(float x);
 double sg_exp10(double x);
 float sg_rsqrtf(float x);
 double sg_rsqrt(double x);
+double sg_cbrt(double x);
 float sg_sinpif(float x);
 double sg_sinpi(double x);
 float sg_cospif(float x);
