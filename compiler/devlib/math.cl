@@ -130,10 +130,14 @@ SG_VF3(mad)
     T ax = fabs(x), ay = fabs(y);                                            \
     return ax < ay ? x : ay < ax ? y : fmin(x, y);                           \
   }                                                                          \
+  /* s7.5: NaN in, x < 0, 0^0, inf^0 and 1^inf give NaN; a zero x gives  \
+   * +inf or +0 whatever its sign (pow would keep -0's sign for odd y). */  \
   SG_OVL T powr(T x, T y) {                                                  \
-    if (x < 0 || (x == 0 && y == 0) || (__builtin_isinf(x) && y == 0) ||     \
-        (x == 1 && __builtin_isinf(y)))                                      \
+    if (__builtin_isnan(x) || __builtin_isnan(y) || x < 0 ||                 \
+        (__builtin_isinf(x) && y == 0) || (x == 1 && __builtin_isinf(y)))    \
       return (T)NAN;                                                         \
+    if (x == 0)                                                              \
+      return y == 0 ? (T)NAN : y < 0 ? (T)INFINITY : (T)0;                   \
     return pow(x, y);                                                        \
   }                                                                          \
   SG_OVL T asinpi(T x) { return (T)(asin((double)x) / M_PI); }               \
@@ -144,7 +148,7 @@ SG_VF3(mad)
   SG_OVL T rootn(T x, int n) {                                               \
     if (n == 0 || (x < 0 && (n & 1) == 0))                                   \
       return (T)NAN;                                                         \
-    double r = pow(fabs((double)x), 1.0 / n);                                \
+    double r = sg_rootn_abs(fabs((double)x), n);                             \
     return (T)((n & 1) ? copysign(r, (double)x) : r);                        \
   }                                                                          \
   SG_OVL T ldexp(T x, int n) { return sg_scalbn(x, n); }                     \
@@ -252,6 +256,21 @@ SG_INL double sg_scalbn(double x, int n) {
   return x * as_double((ulong)(0x3ff + n) << 52);
 }
 
+/* |x|^(1/n) for x >= 0: with x = m 2^e and e = q|n| + r, 0 <= r < |n|, the
+ * root is 2^(+-q) (m 2^r)^(1/n). The rounding error of 1/n is scaled by
+ * log(m 2^r) < |n| log 2 instead of log(x), which reaches 744 for small
+ * doubles; past |n| = 64 that error is small anyway. */
+SG_INL double sg_rootn_abs(double x, int n) {
+  long an = n < 0 ? -(long)n : n;
+  if (an > 64 || x == 0 || __builtin_isinf(x))
+    return pow(x, 1.0 / n);
+  int e;
+  double m = sg_frexp(x, &e);
+  long q = e >= 0 ? e / an : -((an - 1 - e) / an); /* floor(e / |n|) */
+  double v = pow(sg_scalbn(m, (int)(e - q * an)), 1.0 / n);
+  return sg_scalbn(v, (int)(n < 0 ? -q : q));
+}
+
 SG_MATH_COMPOSED(float)
 SG_MATH_COMPOSED(double)
 
@@ -260,7 +279,7 @@ SG_MATH_COMPOSED(double)
   SG_OVL T fract(T x, AS T *ip) {                                            \
     T f = floor(x);                                                          \
     *ip = f;                                                                 \
-    if (__builtin_isnan(x) || __builtin_isinf(x))                            \
+    if (__builtin_isnan(x) || __builtin_isinf(x) || x == 0)                 \
       return __builtin_isnan(x) ? x : copysign((T)0, x);                     \
     return fmin(x - f, sg_below_one(x));                                     \
   }                                                                          \
