@@ -203,8 +203,10 @@ static cl_mem root_of(cl_mem m) {
  * compared by their byte spans (conservative). */
 static bool copy_overlap(size_t src, size_t dst, const size_t region[3], const size_t sp[2],
                          const size_t dp[2]) {
-  size_t src_slice = (region[1] - 1) * sp[0] + region[0], src_block = (region[2] - 1) * sp[1] + src_slice;
-  size_t dst_slice = (region[1] - 1) * dp[0] + region[0], dst_block = (region[2] - 1) * dp[1] + dst_slice;
+  size_t src_slice = (region[1] - 1) * sp[0] + region[0],
+         src_block = (region[2] - 1) * sp[1] + src_slice;
+  size_t dst_slice = (region[1] - 1) * dp[0] + region[0],
+         dst_block = (region[2] - 1) * dp[1] + dst_slice;
   if (dst + dst_block <= src || src + src_block <= dst)
     return false;
   if (sp[0] != dp[0] || sp[1] != dp[1])
@@ -396,8 +398,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_m
   if (!x)
     err = CL_OUT_OF_HOST_MEMORY;
   else
-    err = submit(q, CL_COMMAND_UNMAP_MEM_OBJECT, NULL, x, num_events_in_wait_list,
-                 event_wait_list, event, false);
+    err = submit(q, CL_COMMAND_UNMAP_MEM_OBJECT, NULL, x, num_events_in_wait_list, event_wait_list,
+                 event, false);
   if (err != CL_SUCCESS) {
     mapping_push(memobj, mp); /* nothing was queued: still mapped */
     return err;

@@ -24,9 +24,12 @@ struct sg_info_row {
   size_t size;
 };
 
-#define SG_ROW(name, type) {name, #name, SG_FIXED, sizeof(type)}
-#define SG_ROW_STR(name) {name, #name, SG_STRING, 1}
-#define SG_ROW_ARRAY(name, type) {name, #name, SG_ARRAY, sizeof(type)}
+#define SG_ROW(name, type)                                                                         \
+  { name, #name, SG_FIXED, sizeof(type) }
+#define SG_ROW_STR(name)                                                                           \
+  { name, #name, SG_STRING, 1 }
+#define SG_ROW_ARRAY(name, type)                                                                   \
+  { name, #name, SG_ARRAY, sizeof(type) }
 
 /* clGet*Info of one object, whatever its handle type. */
 typedef cl_int (*sg_info_fn)(void *obj, cl_uint name, size_t size, void *value, size_t *ret);

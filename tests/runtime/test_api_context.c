@@ -11,6 +11,8 @@
 
 #include <CL/cl.h>
 
+#include "sg_info_table.h"
+
 static cl_platform_id plat;
 static cl_device_id dev;
 
@@ -168,6 +170,85 @@ static void test_destructor_callbacks(void **state) {
   assert_int_equal(order[1], 1);
 }
 
+static int log_[8], logged;
+
+static void CL_CALLBACK log_context(cl_context ctx, void *user_data) {
+  (void)ctx;
+  log_[logged++] = *(int *)user_data;
+}
+
+static void CL_CALLBACK log_mem(cl_mem m, void *user_data) {
+  (void)m;
+  log_[logged++] = *(int *)user_data;
+}
+
+/* 4.4 and 5.5.4: destructor callbacks of memory objects and of their
+ * context, in the order the objects really go. A sub-buffer keeps its parent,
+ * and every object keeps the context: the sub-buffer's callbacks run first,
+ * then its parent's (last registered first), then the context's. */
+static void test_destructor_order(void **state) {
+  (void)state;
+  static int c1 = 1, c2 = 2, p1 = 11, p2 = 12, s1 = 21;
+  cl_int err;
+  logged = 0;
+  cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+  cl_mem parent = clCreateBuffer(ctx, 0, 1024, NULL, &err);
+  cl_buffer_region r = {256, 256};
+  cl_mem sub = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &r, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  assert_int_equal(clSetContextDestructorCallback(ctx, log_context, &c1), CL_SUCCESS);
+  assert_int_equal(clSetContextDestructorCallback(ctx, log_context, &c2), CL_SUCCESS);
+  assert_int_equal(clSetMemObjectDestructorCallback(parent, log_mem, &p1), CL_SUCCESS);
+  assert_int_equal(clSetMemObjectDestructorCallback(parent, log_mem, &p2), CL_SUCCESS);
+  assert_int_equal(clSetMemObjectDestructorCallback(sub, log_mem, &s1), CL_SUCCESS);
+  assert_int_equal(clReleaseContext(ctx), CL_SUCCESS);
+  assert_int_equal(clReleaseMemObject(parent), CL_SUCCESS);
+  assert_int_equal(logged, 0); /* the sub-buffer holds its parent */
+  assert_int_equal(clReleaseCommandQueue(q), CL_SUCCESS);
+  assert_int_equal(logged, 0); /* the sub-buffer holds the context */
+  assert_int_equal(clReleaseMemObject(sub), CL_SUCCESS);
+  const int expected[] = {21, 12, 11, 2, 1};
+  assert_int_equal(logged, 5);
+  assert_memory_equal(log_, expected, sizeof expected);
+}
+
+static cl_int context_info(void *c, cl_uint name, size_t size, void *value, size_t *ret) {
+  return clGetContextInfo(c, name, size, value, ret);
+}
+
+/* 4.4 clGetContextInfo: every name of OpenCL 3.0, on a context with
+ * properties and one without (CL_CONTEXT_PROPERTIES then has size 0). */
+static void test_info_table(void **state) {
+  (void)state;
+  static const struct sg_info_row rows[] = {
+      SG_ROW(CL_CONTEXT_REFERENCE_COUNT, cl_uint),
+      SG_ROW(CL_CONTEXT_NUM_DEVICES, cl_uint),
+      SG_ROW_ARRAY(CL_CONTEXT_DEVICES, cl_device_id),
+      SG_ROW_ARRAY(CL_CONTEXT_PROPERTIES, cl_context_properties),
+  };
+  cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)plat,
+                                   CL_CONTEXT_INTEROP_USER_SYNC, CL_FALSE, 0};
+  cl_int err;
+  cl_context with = clCreateContext(props, 1, &dev, NULL, NULL, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  cl_context without = clCreateContextFromType(NULL, CL_DEVICE_TYPE_DEFAULT, NULL, NULL, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  sg_check_info_table(context_info, with, rows, sizeof rows / sizeof rows[0]);
+  sg_check_info_table(context_info, without, rows, sizeof rows / sizeof rows[0]);
+  /* The properties come back as given, in order; the device list is one entry. */
+  cl_context_properties got[5];
+  size_t size;
+  assert_int_equal(clGetContextInfo(with, CL_CONTEXT_PROPERTIES, sizeof got, got, &size),
+                   CL_SUCCESS);
+  assert_int_equal(size, sizeof props);
+  assert_memory_equal(got, props, sizeof props);
+  assert_int_equal(clGetContextInfo(without, CL_CONTEXT_DEVICES, 0, NULL, &size), CL_SUCCESS);
+  assert_int_equal(size, sizeof(cl_device_id));
+  clReleaseContext(with), clReleaseContext(without);
+}
+
 /* CL_INVALID_CONTEXT for a handle of another kind. */
 static void test_invalid_context(void **state) {
   (void)state;
@@ -182,7 +263,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_create_and_info), cmocka_unit_test(test_create_errors),
       cmocka_unit_test(test_from_type),       cmocka_unit_test(test_destructor_callbacks),
-      cmocka_unit_test(test_invalid_context),
+      cmocka_unit_test(test_invalid_context), cmocka_unit_test(test_destructor_order),
+      cmocka_unit_test(test_info_table),
   };
   return cmocka_run_group_tests(tests, setup, NULL);
 }

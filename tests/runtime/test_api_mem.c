@@ -627,7 +627,7 @@ static void test_rect_default_pitches(void **state) {
    * region[1] x row pitch or not a multiple of it. */
   struct {
     size_t brow, bslice, hrow, hslice;
-  } bad[] = {{4, 0, 0, 0}, {0, 0, 4, 0}, {5, 10, 0, 0}, {0, 0, 5, 10},
+  } bad[] = {{4, 0, 0, 0},  {0, 0, 4, 0},  {5, 10, 0, 0}, {0, 0, 5, 10},
              {8, 28, 0, 0}, {0, 0, 8, 28}, {8, 20, 8, 0}};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     assert_int_equal(clEnqueueReadBufferRect(q, a, CL_TRUE, zero, zero, region, bad[i].brow,
@@ -690,9 +690,9 @@ static void test_copy_rect_overlap(void **state) {
     init[i] = (unsigned char)(i * 7 + 3);
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
     cl_mem m = make(CL_MEM_COPY_HOST_PTR, N, init);
-    cl_int err = clEnqueueCopyBufferRect(q, m, m, cases[c].src, cases[c].dst, cases[c].region,
-                                         cases[c].row, cases[c].slice, cases[c].row,
-                                         cases[c].slice, 0, NULL, NULL);
+    cl_int err =
+        clEnqueueCopyBufferRect(q, m, m, cases[c].src, cases[c].dst, cases[c].region, cases[c].row,
+                                cases[c].slice, cases[c].row, cases[c].slice, 0, NULL, NULL);
     if (err != (cases[c].overlap ? CL_MEM_COPY_OVERLAP : CL_SUCCESS))
       fail_msg("case %zu: got %d", c, err);
     memcpy(ref, init, N);
@@ -702,8 +702,8 @@ static void test_copy_rect_overlap(void **state) {
           for (size_t x = 0; x < cases[c].region[0]; x++)
             ref[(cases[c].dst[2] + z) * cases[c].slice + (cases[c].dst[1] + y) * cases[c].row +
                 cases[c].dst[0] + x] =
-                init[(cases[c].src[2] + z) * cases[c].slice +
-                     (cases[c].src[1] + y) * cases[c].row + cases[c].src[0] + x];
+                init[(cases[c].src[2] + z) * cases[c].slice + (cases[c].src[1] + y) * cases[c].row +
+                     cases[c].src[0] + x];
     assert_int_equal(clEnqueueReadBuffer(q, m, CL_TRUE, 0, N, out, 0, NULL, NULL), CL_SUCCESS);
     assert_memory_equal(out, ref, N);
     clReleaseMemObject(m);
@@ -722,9 +722,9 @@ static void test_copy_rect_overlap(void **state) {
   /* Different pitches on each side: s1's rows 4..7 (pitch 64) start at the parent's byte 256,
    * where s2's tight rows start too; rows 0..3 of s1 end before s2 begins. */
   size_t s1org[3] = {0, 4, 0};
-  assert_int_equal(clEnqueueCopyBufferRect(q, s1, s2, s1org, dorg, reg, 64, 0, 16, 0, 0, NULL,
-                                           NULL),
-                   CL_MEM_COPY_OVERLAP);
+  assert_int_equal(
+      clEnqueueCopyBufferRect(q, s1, s2, s1org, dorg, reg, 64, 0, 16, 0, 0, NULL, NULL),
+      CL_MEM_COPY_OVERLAP);
   assert_int_equal(clEnqueueCopyBufferRect(q, s1, s2, o, dorg, reg, 64, 0, 16, 0, 0, NULL, NULL),
                    CL_SUCCESS);
   assert_int_equal(clFinish(q), CL_SUCCESS);
@@ -832,10 +832,9 @@ static void test_map_flags_and_counts(void **state) {
                    CL_SUCCESS);
   assert_memory_equal(out, host, sizeof out);
   /* Flag combinations: WRITE_INVALIDATE_REGION excludes READ and WRITE. */
-  const cl_map_flags bad[] = {CL_MAP_READ | CL_MAP_WRITE_INVALIDATE_REGION,
-                              CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION,
-                              CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION,
-                              (cl_map_flags)1 << 3};
+  const cl_map_flags bad[] = {
+      CL_MAP_READ | CL_MAP_WRITE_INVALIDATE_REGION, CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION,
+      CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION, (cl_map_flags)1 << 3};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     assert_null(clEnqueueMapBuffer(q, m, CL_TRUE, bad[i], 0, 4, 0, NULL, NULL, &err));
     assert_int_equal(err, CL_INVALID_VALUE);
@@ -920,10 +919,9 @@ static void test_migrate(void **state) {
   cl_mem bad = (cl_mem)q;
   assert_int_equal(clEnqueueMigrateMemObjects(q, 1, &bad, 0, 0, NULL, NULL), CL_INVALID_MEM_OBJECT);
   /* Every combination of the two flags is valid. */
-  const cl_mem_migration_flags ok[] = {0, CL_MIGRATE_MEM_OBJECT_HOST,
-                                       CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED,
-                                       CL_MIGRATE_MEM_OBJECT_HOST |
-                                           CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED};
+  const cl_mem_migration_flags ok[] = {
+      0, CL_MIGRATE_MEM_OBJECT_HOST, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED,
+      CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED};
   for (size_t i = 0; i < 4; i++)
     assert_int_equal(clEnqueueMigrateMemObjects(q, 1, &m, ok[i], 0, NULL, NULL), CL_SUCCESS);
   assert_int_equal(clEnqueueMigrateMemObjects(q, 1, NULL, 0, 0, NULL, NULL), CL_INVALID_VALUE);
