@@ -137,6 +137,43 @@ static void test_with_properties(void **state) {
   clReleaseMemObject(m);
   assert_null(clCreateBufferWithProperties(ctx, bad, 0, 32, NULL, &err));
   assert_int_equal(err, CL_INVALID_PROPERTY);
+  /* A NULL list is no list: CL_MEM_PROPERTIES has size 0, as for clCreateBuffer. */
+  m = clCreateBufferWithProperties(ctx, NULL, 0, 32, NULL, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  assert_int_equal(clGetMemObjectInfo(m, CL_MEM_PROPERTIES, 0, NULL, &size), CL_SUCCESS);
+  assert_int_equal(size, 0);
+  clReleaseMemObject(m);
+  /* The other arguments are checked as for clCreateBuffer. */
+  assert_null(clCreateBufferWithProperties(ctx, empty, 0, 0, NULL, &err));
+  assert_int_equal(err, CL_INVALID_BUFFER_SIZE);
+  assert_null(clCreateBufferWithProperties(ctx, empty, CL_MEM_USE_HOST_PTR, 32, NULL, &err));
+  assert_int_equal(err, CL_INVALID_HOST_PTR);
+  assert_null(clCreateBufferWithProperties((cl_context)q, empty, 0, 32, NULL, &err));
+  assert_int_equal(err, CL_INVALID_CONTEXT);
+}
+
+/* 5.2.2 and 5.5.2: a blocking read, write or map whose wait list holds a
+ * failed event returns CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST and
+ * leaves the host memory alone. */
+static void test_failed_wait_list(void **state) {
+  (void)state;
+  cl_int err;
+  int host[4] = {1, 2, 3, 4}, out[4] = {9, 9, 9, 9};
+  cl_mem m = make(CL_MEM_COPY_HOST_PTR, sizeof host, host);
+  cl_event failed = clCreateUserEvent(ctx, &err);
+  assert_int_equal(clSetUserEventStatus(failed, -1), CL_SUCCESS);
+  assert_int_equal(clEnqueueReadBuffer(q, m, CL_TRUE, 0, sizeof out, out, 1, &failed, NULL),
+                   CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+  assert_int_equal(out[0], 9);
+  assert_int_equal(clEnqueueWriteBuffer(q, m, CL_TRUE, 0, sizeof out, out, 1, &failed, NULL),
+                   CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+  assert_null(clEnqueueMapBuffer(q, m, CL_TRUE, CL_MAP_READ, 0, 4, 1, &failed, NULL, &err));
+  assert_int_equal(err, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+  assert_int_equal(clEnqueueReadBuffer(q, m, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL),
+                   CL_SUCCESS);
+  assert_memory_equal(out, host, sizeof host);
+  clReleaseEvent(failed);
+  clReleaseMemObject(m);
 }
 
 /* 5.5.5 clGetMemObjectInfo, retain and release. */
@@ -267,6 +304,11 @@ static void test_sub_buffer_flags(void **state) {
     if (err != cases[i].err)
       fail_msg("case %zu: got %d, expected %d", i, err, cases[i].err);
     if (sub) {
+      /* What a sub-buffer inherits is enforced on it, too. */
+      char byte;
+      bool may_read = !(cases[i].result & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS));
+      assert_int_equal(clEnqueueReadBuffer(q, sub, CL_TRUE, 0, 1, &byte, 0, NULL, NULL),
+                       may_read ? CL_SUCCESS : CL_INVALID_OPERATION);
       cl_mem_flags flags;
       assert_int_equal(clGetMemObjectInfo(sub, CL_MEM_FLAGS, sizeof flags, &flags, NULL),
                        CL_SUCCESS);
@@ -978,6 +1020,7 @@ int main(void) {
       cmocka_unit_test(test_copy_rect_overlap),
       cmocka_unit_test(test_fill_every_pattern),
       cmocka_unit_test(test_map_flags_and_counts),
+      cmocka_unit_test(test_failed_wait_list),
       cmocka_unit_test(test_migrate),
       cmocka_unit_test(test_unsupported),
   };
