@@ -189,8 +189,9 @@ static const char *format_of(LLVMValueRef fmt, size_t *len)
   return memchr(s, 0, *len) ? s : NULL;
 }
 
-/* The descriptor entry and storage of argument v for a conversion of class
- * cls (vec lanes of elem bytes when a vector conversion). */
+/* The descriptor entry and storage of argument v, consumed by spec (NULL for
+ * a '*' width or precision, or an argument past the last conversion). False
+ * when v cannot be printed that way. */
 static bool classify(struct lower *l, LLVMValueRef v, const struct sg_printf_spec *spec,
                      struct slot *s)
 {
@@ -223,8 +224,8 @@ static bool classify(struct lower *l, LLVMValueRef v, const struct sg_printf_spe
   return true;
 }
 
-/* Matches the call's arguments to the format's conversions. *nslots gets the
- * number of arguments; false (with a build error) when they do not fit. */
+/* Matches the call's nargs arguments to the format's conversions, filling
+ * slots; false (with a build error) when they do not fit. */
 static bool match_args(struct lower *l, LLVMValueRef call, const char *fmt, struct slot *slots,
                        uint32_t nargs)
 {
@@ -262,8 +263,10 @@ static bool match_args(struct lower *l, LLVMValueRef call, const char *fmt, stru
   return true;
 }
 
-/* Record offsets (8-byte aligned) and the descriptor constant. */
-static LLVMValueRef make_desc(struct lower *l, LLVMValueRef fmt, struct slot *slots, uint32_t n)
+/* Record offsets (8-byte aligned) and the descriptor constant; *size gets
+ * the record size. */
+static LLVMValueRef make_desc(struct lower *l, LLVMValueRef fmt, struct slot *slots, uint32_t n,
+                              uint32_t *size)
 {
   uint32_t off = sizeof(struct sg_printf_record);
   LLVMTypeRef at_fields[] = {l->i32, l->i8, l->i8, l->i8, l->i8};
@@ -280,6 +283,7 @@ static LLVMValueRef make_desc(struct lower *l, LLVMValueRef fmt, struct slot *sl
                         LLVMConstInt(l->i8, slots[i].d.lanes, 0), LLVMConstInt(l->i8, 0, 0)};
     entries[i] = LLVMConstNamedStruct(at, f, 5);
   }
+  *size = off;
   LLVMValueRef fields[] = {LLVMConstPtrToInt(fmt, l->i64), LLVMConstInt(l->i32, n, 0),
                            LLVMConstInt(l->i32, off, 0), LLVMConstArray2(at, entries, n)};
   free(entries);
@@ -392,11 +396,10 @@ static enum sg_status lower_call(struct lower *l, LLVMValueRef call)
   if (!match_args(l, call, fmt, slots, nargs))
     goto done;
   st = SG_ENOMEM;
-  LLVMValueRef desc = make_desc(l, fmtv, slots, nargs);
+  uint32_t size;
+  LLVMValueRef desc = make_desc(l, fmtv, slots, nargs, &size);
   if (!desc)
     goto done;
-  uint32_t size = (uint32_t)LLVMConstIntGetZExtValue(
-      LLVMGetOperand(LLVMGetInitializer(desc), 2));
   for (uint32_t i = 0; i < nargs; i++) {
     args[i] = LLVMGetOperand(call, i + 1);
     types[i] = LLVMTypeOf(args[i]);

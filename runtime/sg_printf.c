@@ -254,6 +254,7 @@ void sg_printf_flush(const struct sg_program_image *img, const char *kernel, con
   struct entry *e = collect(img, recs, used, &n);
   if (e)
     qsort(e, n, sizeof *e, by_group_then_order);
+  flockfile(out); /* one launch's output stays together */
   for (size_t i = 0; e && i < n; i++) {
     struct sg_printf_record hdr;
     struct sg_printf_desc d;
@@ -274,6 +275,7 @@ void sg_printf_flush(const struct sg_program_image *img, const char *kernel, con
       put_record(out, img, fmt, &r);
   }
   fflush(out);
+  funlockfile(out);
   free(e);
   if (dropped)
     fprintf(stderr,
