@@ -286,6 +286,82 @@ static void test_info_table(void **state) {
   sg_check_info_table(device_info, dev, rows, sizeof rows / sizeof rows[0]);
 }
 
+/* Reads an unsigned query of any width. */
+static cl_ulong get_unsigned(cl_device_info name) {
+  unsigned char buf[8] = {0};
+  size_t size;
+  assert_int_equal(clGetDeviceInfo(dev, name, sizeof buf, buf, &size), CL_SUCCESS);
+  switch (size) {
+  case sizeof(cl_uint): return *(cl_uint *)buf;
+  case sizeof(cl_ulong): return *(cl_ulong *)buf;
+  }
+  fail_msg("query 0x%x: %zu bytes is not an unsigned value", name, size);
+  return 0;
+}
+
+/* 4.2 table 5: the minimum values a FULL_PROFILE OpenCL 3.0 device that is
+ * not of type CL_DEVICE_TYPE_CUSTOM must report. */
+static void test_full_profile_minimums(void **state) {
+  (void)state;
+  static const struct {
+    cl_device_info name;
+    const char *label;
+    cl_ulong min;
+  } mins[] = {
+      {CL_DEVICE_MAX_COMPUTE_UNITS, "MAX_COMPUTE_UNITS", 1},
+      {CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, "MAX_WORK_ITEM_DIMENSIONS", 3},
+      {CL_DEVICE_MAX_WORK_GROUP_SIZE, "MAX_WORK_GROUP_SIZE", 1},
+      {CL_DEVICE_MAX_MEM_ALLOC_SIZE, "MAX_MEM_ALLOC_SIZE", 128ull << 20},
+      {CL_DEVICE_MAX_PARAMETER_SIZE, "MAX_PARAMETER_SIZE", 1024},
+      {CL_DEVICE_MEM_BASE_ADDR_ALIGN, "MEM_BASE_ADDR_ALIGN", 16 * 8 * 8}, /* long16, in bits */
+      {CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE, "MAX_CONSTANT_BUFFER_SIZE", 64 * 1024},
+      {CL_DEVICE_MAX_CONSTANT_ARGS, "MAX_CONSTANT_ARGS", 8},
+      {CL_DEVICE_LOCAL_MEM_SIZE, "LOCAL_MEM_SIZE", 32 * 1024},
+      {CL_DEVICE_PRINTF_BUFFER_SIZE, "PRINTF_BUFFER_SIZE", 1024 * 1024},
+      {CL_DEVICE_PROFILING_TIMER_RESOLUTION, "PROFILING_TIMER_RESOLUTION", 1},
+      {CL_DEVICE_ADDRESS_BITS, "ADDRESS_BITS", 32},
+      {CL_DEVICE_GLOBAL_MEM_SIZE, "GLOBAL_MEM_SIZE", 128ull << 20},
+  };
+  for (size_t i = 0; i < sizeof mins / sizeof mins[0]; i++) {
+    cl_ulong v = get_unsigned(mins[i].name);
+    if (v < mins[i].min)
+      fail_msg("CL_DEVICE_%s is %llu, below the spec's %llu", mins[i].label, (unsigned long long)v,
+               (unsigned long long)mins[i].min);
+  }
+  size_t sizes[3], wg;
+  GET(CL_DEVICE_MAX_WORK_ITEM_SIZES, sizes);
+  GET(CL_DEVICE_MAX_WORK_GROUP_SIZE, wg);
+  for (int i = 0; i < 3; i++)
+    assert_true(sizes[i] >= 1 && sizes[i] <= wg);
+  char profile[32];
+  GET(CL_DEVICE_PROFILE, profile);
+  assert_string_equal(profile, "FULL_PROFILE");
+  cl_device_exec_capabilities exec;
+  GET(CL_DEVICE_EXECUTION_CAPABILITIES, exec);
+  assert_true(exec & CL_EXEC_KERNEL);
+  cl_command_queue_properties qp;
+  GET(CL_DEVICE_QUEUE_ON_HOST_PROPERTIES, qp);
+  assert_true(qp & CL_QUEUE_PROFILING_ENABLE);
+  cl_bool b;
+  GET(CL_DEVICE_AVAILABLE, b);
+  assert_true(b);
+  GET(CL_DEVICE_COMPILER_AVAILABLE, b);
+  assert_true(b); /* FULL_PROFILE needs a compiler */
+  GET(CL_DEVICE_LINKER_AVAILABLE, b);
+  assert_true(b);
+  cl_device_id parent = dev;
+  GET(CL_DEVICE_PARENT_DEVICE, parent);
+  assert_null(parent);
+  cl_device_partition_property pp[4];
+  size_t size;
+  assert_int_equal(clGetDeviceInfo(dev, CL_DEVICE_PARTITION_PROPERTIES, sizeof pp, pp, &size),
+                   CL_SUCCESS);
+  assert_true(size == 0 || (size == sizeof pp[0] && pp[0] == 0)); /* cannot be partitioned */
+  cl_uint subs;
+  GET(CL_DEVICE_PARTITION_MAX_SUB_DEVICES, subs);
+  assert_int_equal(subs, 0);
+}
+
 /* "OpenCL <major>.<minor> ..." -> CL_MAKE_VERSION(major, minor, 0). */
 static cl_version parse_version(const char *s, const char *prefix) {
   unsigned major, minor;
@@ -492,6 +568,7 @@ int main(void) {
       cmocka_unit_test(test_extensions),
       cmocka_unit_test(test_info_table),
       cmocka_unit_test(test_version_consistency),
+      cmocka_unit_test(test_full_profile_minimums),
       cmocka_unit_test(test_features_match_compiler),
       cmocka_unit_test(test_device_info_errors),
       cmocka_unit_test(test_root_device),
