@@ -133,5 +133,4 @@ void sg_kernel_info_free_fields(struct sg_kernel_info *k);
 enum sg_status sg_cc_build_bitcode(const void *bc, size_t bc_size, const struct sg_options *opt,
                                    struct sg_build_result *res, struct sg_text *log);
 
-
 #endif
