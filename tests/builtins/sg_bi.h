@@ -46,5 +46,7 @@ void sg_bi_verdict(struct sg_bi *b, const char *fn, const char *type, unsigned l
 
 int sg_bi_math(struct sg_bi *b);
 int sg_bi_integer(struct sg_bi *b);
+int sg_bi_convert(struct sg_bi *b);
+int sg_bi_relational(struct sg_bi *b);
 
 #endif

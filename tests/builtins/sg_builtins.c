@@ -76,6 +76,8 @@ static const struct {
 } families[] = {
     {"math", sg_bi_math},
     {"integer", sg_bi_integer},
+    {"convert", sg_bi_convert},
+    {"relational", sg_bi_relational},
 };
 
 int main(int argc, char **argv) {
