@@ -75,12 +75,14 @@ static void unlink_command(cl_command_queue q, struct sg_command *cmd) {
 
 /* A done command leaves the list first (its event is no longer a dependency
  * for new commands), then releases what it held; q->busy counts it until
- * then, so clFinish also covers those releases. */
+ * then, so clFinish also covers those releases. Once the queue is released
+ * (stop) a worker leaves when nothing is left to run and drops its internal
+ * reference to q: the last one out frees the queue, on its own thread. */
 static void *queue_worker(void *arg) {
   cl_command_queue q = arg;
   pthread_mutex_lock(&q->lock);
   for (;;) {
-    while (!q->ready && !q->stop)
+    while (!q->ready && !(q->stop && q->busy == 0))
       pthread_cond_wait(&q->work, &q->lock);
     struct sg_command *cmd = q->ready;
     if (!cmd)
@@ -96,10 +98,18 @@ static void *queue_worker(void *arg) {
     command_release(cmd);
     free(cmd);
     pthread_mutex_lock(&q->lock);
-    if (--q->busy == 0)
+    if (--q->busy == 0) {
       pthread_cond_broadcast(&q->idle);
+      pthread_cond_broadcast(&q->work); /* idle workers of a stopped queue leave */
+      if (q->stop) {
+        pthread_mutex_unlock(&q->lock);
+        sg_release_internal(q->context); /* the last command of a released queue */
+        pthread_mutex_lock(&q->lock);
+      }
+    }
   }
   pthread_mutex_unlock(&q->lock);
+  sg_release_internal(q);
   return NULL;
 }
 
@@ -255,32 +265,50 @@ static void queue_destroy(void *self) {
   pthread_cond_destroy(&q->work);
   pthread_cond_destroy(&q->idle);
   pthread_mutex_destroy(&q->lock);
-  free(q->workers);
   free(q->props_array);
-  sg_release_internal(q->context);
   free(q);
 }
 
-/* Finishes what is queued and joins the workers. */
-static void queue_shutdown(cl_command_queue q) {
-  queue_drain(q);
+/* No new commands can come (the application holds no reference): the
+ * workers finish what is queued and then leave. Never waits. The queue is
+ * deleted, as far as its context can tell, when its last command is done:
+ * here if none is left, else by the worker that finishes it. Only the
+ * memory stays while events refer to it. */
+static void queue_stop(cl_command_queue q) {
   pthread_mutex_lock(&q->lock);
   q->stop = true;
+  bool idle = q->busy == 0;
   pthread_cond_broadcast(&q->work);
   pthread_mutex_unlock(&q->lock);
-  for (unsigned i = 0; i < q->num_workers; i++)
-    pthread_join(q->workers[i], NULL);
-  q->num_workers = 0;
+  if (idle)
+    sg_release_internal(q->context);
+}
+
+/* Workers are detached and each holds an internal reference to q, so no
+ * thread ever joins them: a release from a callback on one of them, or one
+ * while a command waits for a user event that is never set, cannot block. */
+static cl_int start_worker(cl_command_queue q, const pthread_attr_t *attr) {
+  cl_int err = CL_SUCCESS;
+  pthread_t thread;
+  sg_retain_internal(q); /* the worker's reference */
+  if (pthread_create(&thread, attr, queue_worker, q) != 0) {
+    sg_release_internal(q);
+    SG_CHECK(false, CL_OUT_OF_HOST_MEMORY, "cannot start the queue's worker threads");
+  }
+fail:
+  return err;
 }
 
 static cl_int start_workers(cl_command_queue q) {
   cl_int err = CL_SUCCESS;
   unsigned n = out_of_order(q) ? SG_OOO_WORKERS : 1;
-  q->workers = calloc(n, sizeof *q->workers);
-  SG_CHECK(q->workers, CL_OUT_OF_HOST_MEMORY, "no memory for the queue's workers");
-  for (; q->num_workers < n; q->num_workers++)
-    SG_CHECK(pthread_create(&q->workers[q->num_workers], NULL, queue_worker, q) == 0,
-             CL_OUT_OF_HOST_MEMORY, "cannot start the queue's worker threads");
+  pthread_attr_t attr;
+  SG_CHECK(pthread_attr_init(&attr) == 0, CL_OUT_OF_HOST_MEMORY,
+           "cannot start the queue's worker threads");
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  for (unsigned i = 0; i < n && err == CL_SUCCESS; i++)
+    err = start_worker(q, &attr);
+  pthread_attr_destroy(&attr);
 fail:
   return err;
 }
@@ -335,7 +363,7 @@ static cl_command_queue queue_create(cl_context ctx, cl_device_id dev,
   return q;
 fail:
   if (q) {
-    queue_shutdown(q);
+    queue_stop(q);
     sg_release(q);
   }
   SG_SET_ERR(errcode_ret, err);
@@ -385,15 +413,15 @@ fail:
   return err;
 }
 
-/* The last application reference finishes the queue and joins its workers;
- * the memory goes when events referring to the queue are gone too. The
- * count drops first, so of two racing releases exactly one shuts down. */
+/* The last application reference flushes (every command is already with the
+ * workers) and returns at once; the workers run what is queued and the queue
+ * is freed when they and the events referring to it are gone. */
 CL_API_ENTRY cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(q, SG_KIND_QUEUE), CL_INVALID_COMMAND_QUEUE,
            "command_queue is not a valid queue");
   if (atomic_fetch_sub(&q->obj.refcount, 1) == 1) {
-    queue_shutdown(q);
+    queue_stop(q);
     sg_release_internal(q);
   }
 fail:

@@ -234,9 +234,7 @@ struct _cl_command_queue {
   struct sg_command *ready, *ready_tail; /* dependencies done, waiting for a worker */
   struct sg_command *barrier;           /* last unfinished barrier: later commands wait */
   unsigned busy;                        /* commands not yet released: clFinish waits for 0 */
-  pthread_t *workers;                   /* one when in order, more when out of order */
-  unsigned num_workers;
-  bool stop;
+  bool stop;                            /* released: workers leave once busy is 0 */
 };
 
 /* Submits cmd to q: validates and retains the wait list, makes the event

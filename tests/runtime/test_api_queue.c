@@ -255,7 +255,8 @@ static void test_marker_errors(void **state) {
   assert_int_equal(clReleaseCommandQueue(q), CL_SUCCESS);
 }
 
-/* 5.1 clReleaseCommandQueue: the last release runs what is queued first. */
+/* 5.1 clReleaseCommandQueue: the last release flushes; what is queued still
+ * runs, and an event of the queue can be waited for after the release. */
 static void test_release_finishes(void **state) {
   (void)state;
   cl_int err;
@@ -264,12 +265,18 @@ static void test_release_finishes(void **state) {
   for (int i = 0; i < 64; i++)
     data[i] = i * 3;
   cl_mem buf = clCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, sizeof host, host, &err);
-  for (int i = 0; i < 64; i++)
+  cl_event last = NULL;
+  for (int i = 0; i < 64; i++) {
+    if (last)
+      clReleaseEvent(last);
     assert_int_equal(clEnqueueWriteBuffer(q, buf, CL_FALSE, i * sizeof(int), sizeof(int), &data[i],
-                                          0, NULL, NULL),
+                                          0, NULL, &last),
                      CL_SUCCESS);
+  }
   assert_int_equal(clReleaseCommandQueue(q), CL_SUCCESS);
+  assert_int_equal(clWaitForEvents(1, &last), CL_SUCCESS); /* in order: the last one is enough */
   assert_memory_equal(host, data, sizeof data);
+  clReleaseEvent(last);
   clReleaseMemObject(buf);
 }
 
@@ -500,6 +507,86 @@ static void test_queues_run_concurrently(void **state) {
   assert_int_equal(clReleaseCommandQueue(q2), CL_SUCCESS);
 }
 
+/* 5.1: releasing the last reference never waits for the queue's commands,
+ * even one held back by a user event; once the event is set, the commands of
+ * the released queue still run (checked on another queue). */
+static void release_with_pending(cl_command_queue q) {
+  cl_int err;
+  cl_command_queue other = clCreateCommandQueue(ctx, dev, 0, &err);
+  cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 2 * sizeof(int), NULL, &err);
+  cl_event gate = user_event();
+  cl_event held = fill(q, buf, 0, 11, 1, &gate);
+  cl_event behind = fill(q, buf, 1, 12, 1, &held);
+  assert_int_equal(clReleaseCommandQueue(q), CL_SUCCESS); /* returns: the gate is not set */
+  assert_true(status_of(held) > CL_COMPLETE);
+  assert_int_equal(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+  int out[2] = {0, 0};
+  assert_int_equal(clEnqueueReadBuffer(other, buf, CL_TRUE, 0, sizeof out, out, 1, &behind, NULL),
+                   CL_SUCCESS);
+  assert_int_equal(out[0], 11);
+  assert_int_equal(out[1], 12);
+  assert_int_equal(status_of(held), CL_COMPLETE);
+  cl_event evs[] = {gate, held, behind};
+  release_all(evs, 3);
+  clReleaseMemObject(buf);
+  assert_int_equal(clReleaseCommandQueue(other), CL_SUCCESS);
+}
+
+static void test_release_with_pending(void **state) {
+  (void)state;
+  cl_int err;
+  release_with_pending(clCreateCommandQueue(ctx, dev, 0, &err));
+  release_with_pending(ooo_queue());
+}
+
+struct self_release {
+  cl_command_queue q;
+  cl_int err;  /* what clReleaseCommandQueue returned in the callback */
+  cl_event done;
+};
+
+static void CL_CALLBACK release_own_queue(cl_event ev, cl_int status, void *data) {
+  (void)ev, (void)status;
+  struct self_release *s = data;
+  s->err = clReleaseCommandQueue(s->q);
+  clSetUserEventStatus(s->done, CL_COMPLETE);
+}
+
+/* 5.11 callbacks: a completion callback, run by the queue's own worker,
+ * drops the last reference to that queue; a command queued behind it still
+ * runs. The gate makes sure the callback is registered before the command
+ * runs, so the worker (not this thread) calls it. */
+static void self_release(cl_command_queue q) {
+  cl_int err;
+  cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 2 * sizeof(int), NULL, &err);
+  cl_event gate = user_event();
+  struct self_release s = {q, 99, user_event()};
+  cl_event first = fill(q, buf, 0, 21, 1, &gate);
+  cl_event second = fill(q, buf, 1, 22, 1, &first);
+  assert_int_equal(clSetEventCallback(first, CL_COMPLETE, release_own_queue, &s), CL_SUCCESS);
+  assert_int_equal(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+  assert_int_equal(clWaitForEvents(1, &s.done), CL_SUCCESS);
+  assert_int_equal(s.err, CL_SUCCESS);
+  wait_ok(second);
+  cl_command_queue reader = clCreateCommandQueue(ctx, dev, 0, &err);
+  int out[2] = {0, 0};
+  assert_int_equal(clEnqueueReadBuffer(reader, buf, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL),
+                   CL_SUCCESS);
+  assert_int_equal(out[0], 21);
+  assert_int_equal(out[1], 22);
+  cl_event evs[] = {gate, s.done, first, second};
+  release_all(evs, 4);
+  clReleaseMemObject(buf);
+  assert_int_equal(clReleaseCommandQueue(reader), CL_SUCCESS);
+}
+
+static void test_callback_releases_own_queue(void **state) {
+  (void)state;
+  cl_int err;
+  self_release(clCreateCommandQueue(ctx, dev, 0, &err));
+  self_release(ooo_queue());
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_create_and_info),
@@ -514,6 +601,8 @@ int main(void) {
       cmocka_unit_test(test_ooo_marker_and_barrier_list),
       cmocka_unit_test(test_ooo_many),
       cmocka_unit_test(test_queues_run_concurrently),
+      cmocka_unit_test(test_release_with_pending),
+      cmocka_unit_test(test_callback_releases_own_queue),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
