@@ -78,6 +78,7 @@ static const struct {
     {"integer", sg_bi_integer},
     {"convert", sg_bi_convert},
     {"relational", sg_bi_relational},
+    {"half", sg_bi_half},
 };
 
 int main(int argc, char **argv) {
