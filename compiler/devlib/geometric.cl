@@ -34,13 +34,18 @@ SG_INL double sg_dot(double4 x, double4 y) {
     return sqrt(d);                                                          \
   }                                                                          \
   SG_OVL T distance(V p, V q) { return length(p - q); }                      \
-  /* Infinite components become +-1 and the others +-0 first. */             \
+  /* Infinite components become +-1 and the others +-0 first. A tiny      \
+   * vector is scaled up (exactly) first: its length may be subnormal, and \
+   * dividing by it would keep only that length's few bits. */             \
   SG_OVL V normalize(V p) {                                                  \
     T l = length(p);                                                         \
     if (l == 0)                                                              \
       return p;                                                              \
     if (__builtin_isinf(l)) {                                                \
       p = copysign(isinf(p) ? (V)(1) : (V)(0), p);                           \
+      l = length(p);                                                         \
+    } else if (sg_dot(p, p) < MIN) {                                         \
+      p *= (T)(1 / SMALL);                                                   \
       l = length(p);                                                         \
     }                                                                        \
     return p / l;                                                            \

@@ -49,5 +49,6 @@ int sg_bi_integer(struct sg_bi *b);
 int sg_bi_convert(struct sg_bi *b);
 int sg_bi_relational(struct sg_bi *b);
 int sg_bi_half(struct sg_bi *b);
+int sg_bi_common(struct sg_bi *b);
 
 #endif

@@ -79,6 +79,7 @@ static const struct {
     {"convert", sg_bi_convert},
     {"relational", sg_bi_relational},
     {"half", sg_bi_half},
+    {"common", sg_bi_common},
 };
 
 int main(int argc, char **argv) {
