@@ -16,8 +16,8 @@ struct cty {
   int bits, sgn, fp;
 };
 static const struct cty ctypes[] = {
-    {"char", 8, 1, 0},  {"uchar", 8, 0, 0}, {"short", 16, 1, 0}, {"ushort", 16, 0, 0},
-    {"int", 32, 1, 0},  {"uint", 32, 0, 0}, {"long", 64, 1, 0},  {"ulong", 64, 0, 0},
+    {"char", 8, 1, 0},   {"uchar", 8, 0, 0},   {"short", 16, 1, 0}, {"ushort", 16, 0, 0},
+    {"int", 32, 1, 0},   {"uint", 32, 0, 0},   {"long", 64, 1, 0},  {"ulong", 64, 0, 0},
     {"float", 32, 1, 1}, {"double", 64, 1, 1},
 };
 enum { NTYPES = 10, NMODES = 5, NRAND = 512, VW = 4 };
@@ -49,12 +49,41 @@ static long double to_src(const struct cty *s, long double x) {
  * large integers whose float rounding depends on the mode, specials. */
 static size_t edges(long double *e) {
   size_t n = 0;
-  static const long double fixed[] = {
-      0.0L, -0.0L, 0.5L, -0.5L, 1.5L, -1.5L, 2.5L, -2.5L, 0.49999997L, 1.0L, -1.0L, 3.7L, -3.7L,
-      16777217.0L, 16777219.0L, -16777217.0L, 33554435.0L, 9007199254740993.0L,
-      -9007199254740993.0L, 0x1.fffffffffffff8p+62L, 1e30L, -1e30L, 1e300L, 0x1p-149L, 0x1p-1074L,
-      -0x1p-149L, 0x1.000001p0L, 0x1.0000003p0L, -0x1.0000003p0L, 0x1.fffffffp127L,
-      0x1.ffffffp127L, 0x1.000000000000001p0L, 1.0L / 3, -1.0L / 3, 0x1p-130L};
+  static const long double fixed[] = {0.0L,
+                                      -0.0L,
+                                      0.5L,
+                                      -0.5L,
+                                      1.5L,
+                                      -1.5L,
+                                      2.5L,
+                                      -2.5L,
+                                      0.49999997L,
+                                      1.0L,
+                                      -1.0L,
+                                      3.7L,
+                                      -3.7L,
+                                      16777217.0L,
+                                      16777219.0L,
+                                      -16777217.0L,
+                                      33554435.0L,
+                                      9007199254740993.0L,
+                                      -9007199254740993.0L,
+                                      0x1.fffffffffffff8p+62L,
+                                      1e30L,
+                                      -1e30L,
+                                      1e300L,
+                                      0x1p-149L,
+                                      0x1p-1074L,
+                                      -0x1p-149L,
+                                      0x1.000001p0L,
+                                      0x1.0000003p0L,
+                                      -0x1.0000003p0L,
+                                      0x1.fffffffp127L,
+                                      0x1.ffffffp127L,
+                                      0x1.000000000000001p0L,
+                                      1.0L / 3,
+                                      -1.0L / 3,
+                                      0x1p-130L};
   for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
     e[n++] = fixed[i];
   e[n++] = NAN, e[n++] = INFINITY, e[n++] = -INFINITY;
@@ -139,7 +168,9 @@ static long double get(const struct cty *t, const void *p, size_t i) {
   }
 }
 
-static int nvariants(const struct cty *d) { return d->fp ? NMODES : 2 * NMODES; }
+static int nvariants(const struct cty *d) {
+  return d->fp ? NMODES : 2 * NMODES;
+}
 static void variant(const struct cty *d, int v, char *buf, size_t len, const char *w) {
   snprintf(buf, len, "convert_%s%s%s%s", d->name, w, v >= NMODES ? "_sat" : "", modes[v % NMODES]);
 }
@@ -192,13 +223,14 @@ static void run_pair(struct sg_bi *b, cl_program p, const struct cty *s, const s
     char fn[64];
     variant(d, v, fn, sizeof(fn), "");
     for (size_t i = 0; i < n; i++) {
-      long double want = 0, got = get(d, o, (size_t)v * n + i), gotv = get(d, ov, (size_t)v * n + i);
+      long double want = 0, got = get(d, o, (size_t)v * n + i),
+                  gotv = get(d, ov, (size_t)v * n + i);
       int defined = ref(s, d, xs[i], v >= NMODES, v % NMODES, &want);
       checked++;
       if ((defined ? !same(d, got, want) : 0) || !same(d, gotv, got)) {
         if (fails++ < SG_BI_MAX_REPORT)
-          printf("  %s(%s %.21Lg): got %.21Lg (vector lane %.21Lg) expected %.21Lg\n", fn,
-                 s->name, xs[i], got, gotv, want);
+          printf("  %s(%s %.21Lg): got %.21Lg (vector lane %.21Lg) expected %.21Lg\n", fn, s->name,
+                 xs[i], got, gotv, want);
       }
     }
     sg_bi_verdict(b, fn, s->name, fails, checked, 0);

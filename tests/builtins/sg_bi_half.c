@@ -51,19 +51,49 @@ static double from_half(uint16_t h) {
   return (h & 0x8000) ? -v : v;
 }
 static int same_half(uint16_t got, uint16_t want) {
-  int gn = (got & 0x7c00) == 0x7c00 && (got & 0x3ff), wn = (want & 0x7c00) == 0x7c00 && (want & 0x3ff);
+  int gn = (got & 0x7c00) == 0x7c00 && (got & 0x3ff),
+      wn = (want & 0x7c00) == 0x7c00 && (want & 0x3ff);
   return wn ? gn : got == want;
 }
 
 /* Edge values of binary16 rounding; each also negated. */
 static size_t edges(int dbl, double *v) {
-  const double e[] = {0, 65504, 65505, 65519, 65519.99, 65520, 65520.01, 65535, 65536, 1e10,
-                      dbl ? DBL_MAX : FLT_MAX, INFINITY, NAN, 0x1p-14, 0x1p-24, 0x1p-25,
-                      0x1.0002p-25, 0x3p-26, 0x1p-26, 0x1.8p-24, 0x2.8p-24, 1 + 0x1p-11,
-                      1 + 0x3p-11, 1 + 0x1p-11 + 0x1p-20, 1.0 / 3, 0x1p-14 - 0x1p-25,
-                      0x1p-14 - 0x1p-24, dbl ? DBL_TRUE_MIN : FLT_TRUE_MIN, 1, 2048 + 1,
-                      4096 + 2, 0x1.ffep-1, 1 + 0x1p-11 + 0x1p-40, 0x1p-25 + 0x1p-60,
-                      2048 + 1 + 0x1p-30, 65520 - 0x1p-30};
+  const double e[] = {0,
+                      65504,
+                      65505,
+                      65519,
+                      65519.99,
+                      65520,
+                      65520.01,
+                      65535,
+                      65536,
+                      1e10,
+                      dbl ? DBL_MAX : FLT_MAX,
+                      INFINITY,
+                      NAN,
+                      0x1p-14,
+                      0x1p-24,
+                      0x1p-25,
+                      0x1.0002p-25,
+                      0x3p-26,
+                      0x1p-26,
+                      0x1.8p-24,
+                      0x2.8p-24,
+                      1 + 0x1p-11,
+                      1 + 0x3p-11,
+                      1 + 0x1p-11 + 0x1p-20,
+                      1.0 / 3,
+                      0x1p-14 - 0x1p-25,
+                      0x1p-14 - 0x1p-24,
+                      dbl ? DBL_TRUE_MIN : FLT_TRUE_MIN,
+                      1,
+                      2048 + 1,
+                      4096 + 2,
+                      0x1.ffep-1,
+                      1 + 0x1p-11 + 0x1p-40,
+                      0x1p-25 + 0x1p-60,
+                      2048 + 1 + 0x1p-30,
+                      65520 - 0x1p-30};
   size_t n = 0;
   for (size_t i = 0; i < sizeof(e) / sizeof(e[0]); i++) {
     double x = dbl ? e[i] : (double)(float)e[i];

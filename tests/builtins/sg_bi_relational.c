@@ -12,12 +12,27 @@ static const char *const ftype[2] = {"float", "double"};
 static const char *const vres[2] = {"int", "long"};
 
 /* Relations and classes; (x, y) -> truth. */
-enum rel { R_EQ, R_NE, R_GT, R_GE, R_LT, R_LE, R_LG, R_ORD, R_UNORD,
-           R_FINITE, R_INF, R_NAN, R_NORMAL, R_SIGNBIT, R_COUNT };
-static const char *const rnames[] = {"isequal", "isnotequal", "isgreater", "isgreaterequal",
-                                     "isless", "islessequal", "islessgreater", "isordered",
-                                     "isunordered", "isfinite", "isinf", "isnan", "isnormal",
-                                     "signbit"};
+enum rel {
+  R_EQ,
+  R_NE,
+  R_GT,
+  R_GE,
+  R_LT,
+  R_LE,
+  R_LG,
+  R_ORD,
+  R_UNORD,
+  R_FINITE,
+  R_INF,
+  R_NAN,
+  R_NORMAL,
+  R_SIGNBIT,
+  R_COUNT
+};
+static const char *const rnames[] = {
+    "isequal",     "isnotequal",    "isgreater", "isgreaterequal", "isless",
+    "islessequal", "islessgreater", "isordered", "isunordered",    "isfinite",
+    "isinf",       "isnan",         "isnormal",  "signbit"};
 
 /* Truth as 1/0 (glibc's isinf gives -1 for -inf). */
 static int rref(enum rel r, int dbl, double x, double y) {
@@ -43,11 +58,29 @@ static int rref(enum rel r, int dbl, double x, double y) {
 }
 
 static size_t values(int dbl, double *v) {
-  const double base[NVAL] = {0.0, -0.0, 1.0, -1.0, 0.5, 2.0, -2.0, INFINITY, -INFINITY, NAN, -NAN,
-                             dbl ? DBL_MIN : FLT_MIN, dbl ? -DBL_MIN : -FLT_MIN,
-                             dbl ? DBL_TRUE_MIN : FLT_TRUE_MIN, dbl ? -DBL_TRUE_MIN : -FLT_TRUE_MIN,
-                             dbl ? DBL_MAX : FLT_MAX, dbl ? -DBL_MAX : -FLT_MAX,
-                             dbl ? DBL_MIN / 2 : FLT_MIN / 2, 3.0, 1e-3, -1e3, 7.25, 1.0 + 0x1p-20,
+  const double base[NVAL] = {0.0,
+                             -0.0,
+                             1.0,
+                             -1.0,
+                             0.5,
+                             2.0,
+                             -2.0,
+                             INFINITY,
+                             -INFINITY,
+                             NAN,
+                             -NAN,
+                             dbl ? DBL_MIN : FLT_MIN,
+                             dbl ? -DBL_MIN : -FLT_MIN,
+                             dbl ? DBL_TRUE_MIN : FLT_TRUE_MIN,
+                             dbl ? -DBL_TRUE_MIN : -FLT_TRUE_MIN,
+                             dbl ? DBL_MAX : FLT_MAX,
+                             dbl ? -DBL_MAX : -FLT_MAX,
+                             dbl ? DBL_MIN / 2 : FLT_MIN / 2,
+                             3.0,
+                             1e-3,
+                             -1e3,
+                             7.25,
+                             1.0 + 0x1p-20,
                              1.0 + 0x1p-52};
   for (size_t i = 0; i < NVAL; i++)
     v[i] = dbl ? base[i] : (double)(float)base[i];
@@ -57,9 +90,10 @@ static size_t values(int dbl, double *v) {
 static void emit_rel(struct sg_bi *b, enum rel r, int dbl) {
   const char *T = ftype[dbl], *N = rnames[r];
   int two = r <= R_UNORD;
-  sg_bi_emit(b, "__kernel void k_%s_%s(__global const %s *a, __global const %s *b, "
-                "__global int *o, __global %s *ov) {\n  size_t j = get_global_id(0);\n"
-                "  o[j] = %s(a[j]%s);\n",
+  sg_bi_emit(b,
+             "__kernel void k_%s_%s(__global const %s *a, __global const %s *b, "
+             "__global int *o, __global %s *ov) {\n  size_t j = get_global_id(0);\n"
+             "  o[j] = %s(a[j]%s);\n",
              N, T, T, T, vres[dbl], N, two ? ", b[j]" : "");
   sg_bi_emit(b, "  if (j %% 4 == 0)\n    vstore4(%s(vload4(0, a + j)%s), 0, ov + j);\n}\n", N,
              two ? ", vload4(0, b + j)" : "");
@@ -77,8 +111,8 @@ static void check_rel(struct sg_bi *b, cl_program p, enum rel r, int dbl) {
     else
       ((float *)a)[i] = (float)x, ((float *)bb)[i] = (float)y;
   }
-  struct sg_bi_arg args[] = {{a, n * es, 0}, {bb, n * es, 0}, {o, n * sizeof(int), 1},
-                             {ov, n * es, 1}};
+  struct sg_bi_arg args[] = {
+      {a, n * es, 0}, {bb, n * es, 0}, {o, n * sizeof(int), 1}, {ov, n * es, 1}};
   char name[64];
   snprintf(name, sizeof(name), "k_%s_%s", rnames[r], ftype[dbl]);
   sg_bi_run(b, p, name, n, args, 4, NULL, 0);
@@ -88,8 +122,8 @@ static void check_rel(struct sg_bi *b, cl_program p, enum rel r, int dbl) {
     int want = rref(r, dbl, x, y);
     long long got = o[i], gotv = dbl ? ((int64_t *)ov)[i] : ((int32_t *)ov)[i];
     if ((got != want || gotv != -want) && fails++ < SG_BI_MAX_REPORT)
-      printf("  %s(%s %g, %g): got %lld (vector lane %lld) expected %d (vector %d)\n",
-             rnames[r], ftype[dbl], x, y, got, gotv, want, -want);
+      printf("  %s(%s %g, %g): got %lld (vector lane %lld) expected %d (vector %d)\n", rnames[r],
+             ftype[dbl], x, y, got, gotv, want, -want);
   }
   sg_bi_verdict(b, rnames[r], ftype[dbl], fails, (unsigned long)n, 0);
   free(a), free(bb), free(o), free(ov);
@@ -101,10 +135,11 @@ struct bty {
   int bytes;
 };
 static const struct bty btypes[] = {
-    {"char", "char", "uchar", 1}, {"uchar", "char", "uchar", 1}, {"short", "short", "ushort", 2},
-    {"ushort", "short", "ushort", 2}, {"int", "int", "uint", 4}, {"uint", "int", "uint", 4},
-    {"long", "long", "ulong", 8}, {"ulong", "long", "ulong", 8}, {"float", "int", "uint", 4},
-    {"double", "long", "ulong", 8},
+    {"char", "char", "uchar", 1},    {"uchar", "char", "uchar", 1},
+    {"short", "short", "ushort", 2}, {"ushort", "short", "ushort", 2},
+    {"int", "int", "uint", 4},       {"uint", "int", "uint", 4},
+    {"long", "long", "ulong", 8},    {"ulong", "long", "ulong", 8},
+    {"float", "int", "uint", 4},     {"double", "long", "ulong", 8},
 };
 static const int widths[] = {1, 2, 3, 4, 8, 16};
 
@@ -113,7 +148,9 @@ static uint64_t lane(const void *p, int bytes, size_t i) {
   memcpy(&v, (const char *)p + i * (size_t)bytes, (size_t)bytes);
   return v;
 }
-static int msb(uint64_t v, int bytes) { return (int)((v >> (8 * bytes - 1)) & 1); }
+static int msb(uint64_t v, int bytes) {
+  return (int)((v >> (8 * bytes - 1)) & 1);
+}
 
 /* any/all over vectors of width w of the signed types. */
 static void emit_anyall(struct sg_bi *b, const struct bty *t, int w) {
@@ -123,8 +160,9 @@ static void emit_anyall(struct sg_bi *b, const struct bty *t, int w) {
     snprintf(arg, sizeof(arg), "vload%d(j, a)", w);
   }
   for (int all = 0; all < 2; all++)
-    sg_bi_emit(b, "__kernel void %s_%s%s(__global const %s *a, __global int *o) {\n"
-                  "  size_t j = get_global_id(0);\n  o[j] = %s(%s);\n}\n",
+    sg_bi_emit(b,
+               "__kernel void %s_%s%s(__global const %s *a, __global int *o) {\n"
+               "  size_t j = get_global_id(0);\n  o[j] = %s(%s);\n}\n",
                all ? "all" : "any", t->name, W, t->name, all ? "all" : "any", arg);
 }
 static void check_anyall(struct sg_bi *b, cl_program p, const struct bty *t, int w) {
@@ -157,21 +195,25 @@ static void check_anyall(struct sg_bi *b, cl_program p, const struct bty *t, int
 /* bitselect and select (signed and unsigned selector), scalar and width 4. */
 static void emit_select(struct sg_bi *b, const struct bty *t) {
   const char *T = t->name;
-  sg_bi_emit(b, "__kernel void sel_%s(__global const %s *a, __global const %s *b, "
-                "__global const %s *c, __global %s *o) {\n  size_t j = get_global_id(0);\n"
-                "  size_t n = get_global_size(0), v = j * 4;\n"
-                "  o[j] = bitselect(a[j], b[j], as_%s(c[j]));\n"
-                "  o[n + j] = select(a[j], b[j], c[j]);\n"
-                "  o[2 * n + j] = select(a[j], b[j], as_%s(c[j]));\n"
-                "  if (v < n) {\n"
-                "    vstore4(bitselect(vload4(0, a + v), vload4(0, b + v), as_%s4(vload4(0, c + v))), 0, o + 3 * n + v);\n"
-                "    vstore4(select(vload4(0, a + v), vload4(0, b + v), vload4(0, c + v)), 0, o + 4 * n + v);\n"
-                "    vstore4(select(vload4(0, a + v), vload4(0, b + v), as_%s4(vload4(0, c + v))), 0, o + 5 * n + v);\n"
-                "  }\n}\n",
+  sg_bi_emit(b,
+             "__kernel void sel_%s(__global const %s *a, __global const %s *b, "
+             "__global const %s *c, __global %s *o) {\n  size_t j = get_global_id(0);\n"
+             "  size_t n = get_global_size(0), v = j * 4;\n"
+             "  o[j] = bitselect(a[j], b[j], as_%s(c[j]));\n"
+             "  o[n + j] = select(a[j], b[j], c[j]);\n"
+             "  o[2 * n + j] = select(a[j], b[j], as_%s(c[j]));\n"
+             "  if (v < n) {\n"
+             "    vstore4(bitselect(vload4(0, a + v), vload4(0, b + v), as_%s4(vload4(0, c + v))), "
+             "0, o + 3 * n + v);\n"
+             "    vstore4(select(vload4(0, a + v), vload4(0, b + v), vload4(0, c + v)), 0, o + 4 * "
+             "n + v);\n"
+             "    vstore4(select(vload4(0, a + v), vload4(0, b + v), as_%s4(vload4(0, c + v))), 0, "
+             "o + 5 * n + v);\n"
+             "  }\n}\n",
              T, T, T, t->sname, T, T, t->uname, T, t->uname);
 }
 static void check_select(struct sg_bi *b, cl_program p, const struct bty *t) {
-  static const char *const fn[6] = {"bitselect", "select(signed)", "select(unsigned)",
+  static const char *const fn[6] = {"bitselect",  "select(signed)",  "select(unsigned)",
                                     "bitselect4", "select4(signed)", "select4(unsigned)"};
   size_t n = 1024, sz = (size_t)t->bytes;
   uint8_t *a = malloc(n * sz), *bb = malloc(n * sz), *c = malloc(n * sz), *o = calloc(6 * n, sz);
