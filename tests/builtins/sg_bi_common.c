@@ -2,9 +2,8 @@
 /* Built-in function conformance, common and geometric families (OpenCL C
  * s6.12.4, s6.12.5; tolerances of the OpenCL 3.0 C spec's ULP tables):
  * long double host references; common functions at width 4 lane by lane
- * against the scalar; geometric ones at every width, with huge and tiny
- * components (no spurious overflow or underflow), zero, infinite and NaN
- * vectors. */
+ * against the scalar, and with scalar arguments among vectors; geometric ones at every width, with
+ * huge and tiny components (no spurious overflow or underflow), zero, infinite and NaN vectors. */
 #define _GNU_SOURCE
 #include <float.h>
 
@@ -238,17 +237,32 @@ static void vec_name(char *buf, size_t len, const char *t, int w) {
     snprintf(buf, len, "%s%d", t, w);
 }
 
+/* The forms with scalar arguments next to vectors ('s': the group's first
+ * element), e.g. clamp(float4, float, float); NULL: none. */
+static const char *const mixed[C_SIGN + 3] = {"vss", NULL, NULL, "vvs", "sv",
+                                              "ssv", NULL, "vs", "vs"};
+
+/* k_: o = scalar, ov = width 4, os = width 4 with the mixed form. */
 static void emit_common(struct sg_bi *b, enum fn f, int dbl) {
-  const char *T = tname[dbl], *N = fns[f].name;
+  const char *T = tname[dbl], *N = fns[f].name, *m = mixed[f];
   sg_bi_emit(b,
              "__kernel void k_%s_%s(__global const %s *a, __global const %s *b, "
-             "__global const %s *c, __global %s *o, __global %s *ov) {\n"
-             "  size_t j = get_global_id(0);\n  o[j] = %s(a[j]",
-             N, T, T, T, T, T, T, N);
-  sg_bi_emit(b, "%s%s);\n", fns[f].arity > 1 ? ", b[j]" : "", fns[f].arity > 2 ? ", c[j]" : "");
-  sg_bi_emit(b, "  if (j %% 4 == 0)\n    vstore4(%s(vload4(0, a + j)", N);
-  sg_bi_emit(b, "%s%s), 0, ov + j);\n}\n", fns[f].arity > 1 ? ", vload4(0, b + j)" : "",
-             fns[f].arity > 2 ? ", vload4(0, c + j)" : "");
+             "__global const %s *c, __global %s *o, __global %s *ov, __global %s *os) {\n"
+             "  size_t j = get_global_id(0);\n  o[j] = %s(",
+             N, T, T, T, T, T, T, T, N);
+  for (int i = 0; i < fns[f].arity; i++)
+    sg_bi_emit(b, "%s%c[j]", i ? ", " : "", "abc"[i]);
+  sg_bi_emit(b, ");\n  if (j %% 4 != 0)\n    return;\n  vstore4(%s(", N);
+  for (int i = 0; i < fns[f].arity; i++)
+    sg_bi_emit(b, "%svload4(0, %c + j)", i ? ", " : "", "abc"[i]);
+  sg_bi_emit(b, "), 0, ov + j);\n");
+  if (m) {
+    sg_bi_emit(b, "  vstore4(%s(", N);
+    for (int i = 0; i < fns[f].arity; i++)
+      sg_bi_emit(b, m[i] == 's' ? "%s%c[j]" : "%svload4(0, %c + j)", i ? ", " : "", "abc"[i]);
+    sg_bi_emit(b, "), 0, os + j);\n");
+  }
+  sg_bi_emit(b, "}\n");
 }
 
 static void emit_geo(struct sg_bi *b, enum fn f, int dbl, int w) {
@@ -286,16 +300,16 @@ static void check_common(struct sg_bi *b, cl_program p, enum fn f, int dbl) {
   size_t n = NCOMMON, es = dbl ? 8 : 4;
   double *x = calloc(3 * n, sizeof(double));
   void *a = calloc(n, es), *bb = calloc(n, es), *c = calloc(n, es), *o = calloc(n, es),
-       *ov = calloc(n, es);
+       *ov = calloc(n, es), *os = calloc(n, es);
   for (size_t i = 0; i < n; i++) {
     common_inputs(f, dbl, i, &x[i], &x[n + i], &x[2 * n + i]);
     put(dbl, a, i, x[i]), put(dbl, bb, i, x[n + i]), put(dbl, c, i, x[2 * n + i]);
   }
-  struct sg_bi_arg args[] = {
-      {a, n * es, 0}, {bb, n * es, 0}, {c, n * es, 0}, {o, n * es, 1}, {ov, n * es, 1}};
+  struct sg_bi_arg args[] = {{a, n * es, 0}, {bb, n * es, 0}, {c, n * es, 0},
+                             {o, n * es, 1}, {ov, n * es, 1}, {os, n * es, 1}};
   char name[64];
   snprintf(name, sizeof(name), "k_%s_%s", fns[f].name, tname[dbl]);
-  sg_bi_run(b, p, name, n, args, 5, NULL, 0);
+  sg_bi_run(b, p, name, n, args, 6, NULL, 0);
   unsigned long fails = 0;
   long double worst = 0;
   for (size_t i = 0; i < n; i++) {
@@ -308,9 +322,19 @@ static void check_common(struct sg_bi *b, cl_program p, enum fn f, int dbl) {
     if ((e > tol || ev > 0) && fails++ < SG_BI_MAX_REPORT)
       printf("  %s(%s %a, %a, %a): got %La (vector lane %La) expected %La\n", fns[f].name,
              tname[dbl], x[i], x[n + i], x[2 * n + i], got, gotv, want);
+    if (!mixed[f])
+      continue;
+    size_t g = i - i % 4, at[3]; /* each argument's element: the group's first, or this one */
+    for (int r = 0; r < 3; r++)
+      at[r] = r < fns[f].arity && mixed[f][r] == 's' ? g : i;
+    want = cref(f, x[at[0]], x[n + at[1]], x[2 * n + at[2]]);
+    got = get(dbl, os, i);
+    if (err(dbl, k, got, want) > tol && fails++ < SG_BI_MAX_REPORT)
+      printf("  %s(%s, mixed %s) lane %zu: got %La expected %La\n", fns[f].name, tname[dbl],
+             mixed[f], i % 4, got, want);
   }
   sg_bi_verdict(b, fns[f].name, tname[dbl], fails, (unsigned long)n, (double)worst);
-  free(x), free(a), free(bb), free(c), free(o), free(ov);
+  free(x), free(a), free(bb), free(c), free(o), free(ov), free(os);
 }
 
 static void check_geo(struct sg_bi *b, cl_program p, enum fn f, int dbl, int w) {
