@@ -18,7 +18,7 @@ static void context_destroy(void *self) {
   }
   pthread_mutex_destroy(&ctx->lock);
   free(ctx->properties);
-  free(ctx);
+  sg_object_free(ctx);
 }
 
 /* Checks the 0-terminated property list and copies it into ctx. */

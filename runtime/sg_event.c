@@ -20,7 +20,7 @@ static void event_destroy(void *self) {
   if (ev->queue)
     sg_release_internal(ev->queue);
   sg_release_internal(ev->context);
-  free(ev);
+  sg_object_free(ev);
 }
 
 cl_event sg_event_create(cl_context ctx, cl_command_queue q, cl_command_type type, cl_int status) {

@@ -18,7 +18,7 @@ static void kernel_destroy(void *self) {
   free(k->arg_mems);
   free(k->arg_set);
   cl_program p = k->program;
-  free(k);
+  sg_object_free(k);
   atomic_fetch_sub(&p->num_kernels, 1);
   sg_release_internal(p);
 }

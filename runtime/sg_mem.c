@@ -37,7 +37,7 @@ static void mem_destroy(void *self) {
   pthread_mutex_destroy(&m->lock);
   free(m->properties);
   sg_release_internal(m->context);
-  free(m);
+  sg_object_free(m);
 }
 
 static cl_mem mem_new(cl_context ctx, cl_mem_flags flags, size_t size) {

@@ -53,3 +53,23 @@ void sg_release_internal(void *o) {
   if (h->obj.destroy)
     h->obj.destroy(o);
 }
+
+/* A destroyed object's memory waits in a quarantine before it is freed, so
+ * a handle the application released and passes again still points at a
+ * header whose magic is cleared (the spec's CL_INVALID_* code) instead of at
+ * freed memory, which the ICD loader would read first to dispatch. The
+ * quarantine is bounded: a handle passed again after SG_QUARANTINE later
+ * destructions is freed memory again. */
+#define SG_QUARANTINE 4096
+static pthread_mutex_t quarantine_lock = PTHREAD_MUTEX_INITIALIZER;
+static void *quarantine[SG_QUARANTINE];
+static unsigned quarantine_next;
+
+void sg_object_free(void *o) {
+  pthread_mutex_lock(&quarantine_lock);
+  void *oldest = quarantine[quarantine_next];
+  quarantine[quarantine_next] = o;
+  quarantine_next = (quarantine_next + 1) % SG_QUARANTINE;
+  pthread_mutex_unlock(&quarantine_lock);
+  free(oldest);
+}

@@ -54,7 +54,7 @@ static void program_destroy(void *self) {
   free(p->log);
   pthread_mutex_destroy(&p->lock);
   cl_context ctx = p->context;
-  free(p);
+  sg_object_free(p);
   sg_release_internal(ctx);
 }
 

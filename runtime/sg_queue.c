@@ -266,7 +266,7 @@ static void queue_destroy(void *self) {
   pthread_cond_destroy(&q->idle);
   pthread_mutex_destroy(&q->lock);
   free(q->props_array);
-  free(q);
+  sg_object_free(q);
 }
 
 /* No new commands can come (the application holds no reference): the

@@ -57,6 +57,10 @@ void sg_retain(void *o);           /* application reference */
 void sg_release(void *o);          /* application reference; destroys at 0/0 */
 void sg_retain_internal(void *o);
 void sg_release_internal(void *o);
+/* Frees a destroyed object's own allocation (its destroy function's last
+ * step), through a bounded quarantine that keeps released handles
+ * detectably invalid for a while. */
+void sg_object_free(void *o);
 
 /* ---- Errors ------------------------------------------------------------ */
 

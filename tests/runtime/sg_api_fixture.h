@@ -26,7 +26,7 @@ struct fx {
   cl_command_queue q;
 };
 
-static int fx_setup(void **state) {
+static inline int fx_setup(void **state) {
   static struct fx f;
   cl_int err;
   assert_int_equal(clGetPlatformIDs(1, &f.platform, NULL), CL_SUCCESS);
@@ -39,7 +39,7 @@ static int fx_setup(void **state) {
   return 0;
 }
 
-static int fx_teardown(void **state) {
+static inline int fx_teardown(void **state) {
   struct fx *f = *state;
   clReleaseCommandQueue(f->q);
   clReleaseContext(f->ctx);
@@ -47,7 +47,7 @@ static int fx_teardown(void **state) {
 }
 
 /* A program built from src; fails the test (printing the log) otherwise. */
-static cl_program fx_build(struct fx *f, const char *src, const char *options) {
+static inline cl_program fx_build(struct fx *f, const char *src, const char *options) {
   cl_int err;
   cl_program p = clCreateProgramWithSource(f->ctx, 1, &src, NULL, &err);
   assert_int_equal(err, CL_SUCCESS);
@@ -61,14 +61,14 @@ static cl_program fx_build(struct fx *f, const char *src, const char *options) {
   return p;
 }
 
-static cl_kernel fx_kernel(cl_program p, const char *name) {
+static inline cl_kernel fx_kernel(cl_program p, const char *name) {
   cl_int err;
   cl_kernel k = clCreateKernel(p, name, &err);
   assert_int_equal(err, CL_SUCCESS);
   return k;
 }
 
-static cl_mem fx_buffer(struct fx *f, size_t size, const void *init) {
+static inline cl_mem fx_buffer(struct fx *f, size_t size, const void *init) {
   cl_int err;
   cl_mem m =
       clCreateBuffer(f->ctx, init ? CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR : CL_MEM_READ_WRITE,
@@ -77,11 +77,11 @@ static cl_mem fx_buffer(struct fx *f, size_t size, const void *init) {
   return m;
 }
 
-static void fx_read(struct fx *f, cl_mem m, size_t size, void *out) {
+static inline void fx_read(struct fx *f, cl_mem m, size_t size, void *out) {
   assert_int_equal(clEnqueueReadBuffer(f->q, m, CL_TRUE, 0, size, out, 0, NULL, NULL), CL_SUCCESS);
 }
 
-static void fx_arg(cl_kernel k, cl_uint i, size_t size, const void *v) {
+static inline void fx_arg(cl_kernel k, cl_uint i, size_t size, const void *v) {
   assert_int_equal(clSetKernelArg(k, i, size, v), CL_SUCCESS);
 }
 
