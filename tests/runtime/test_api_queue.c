@@ -14,6 +14,8 @@
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
 
+#include "sg_info_table.h"
+
 static cl_platform_id plat;
 static cl_device_id dev;
 static cl_context ctx;
@@ -587,6 +589,50 @@ static void test_callback_releases_own_queue(void **state) {
   self_release(ooo_queue());
 }
 
+static cl_int queue_info(void *q, cl_uint name, size_t size, void *value, size_t *ret) {
+  return clGetCommandQueueInfo(q, name, size, value, ret);
+}
+
+/* 5.1 clGetCommandQueueInfo: every name of OpenCL 3.0 that a host queue
+ * answers, on a 1.x queue (empty properties array) and on one made with
+ * properties. CL_QUEUE_SIZE is only for device queues: the spec's error for
+ * a queue that is "not a valid command-queue for param_name" is
+ * CL_INVALID_COMMAND_QUEUE, with any buffer size. */
+static void test_info_table(void **state) {
+  (void)state;
+  static const struct sg_info_row rows[] = {
+      SG_ROW(CL_QUEUE_CONTEXT, cl_context),
+      SG_ROW(CL_QUEUE_DEVICE, cl_device_id),
+      SG_ROW(CL_QUEUE_REFERENCE_COUNT, cl_uint),
+      SG_ROW(CL_QUEUE_PROPERTIES, cl_command_queue_properties),
+      SG_ROW_ARRAY(CL_QUEUE_PROPERTIES_ARRAY, cl_queue_properties),
+      SG_ROW(CL_QUEUE_DEVICE_DEFAULT, cl_command_queue),
+  };
+  cl_int err;
+  const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+  cl_command_queue qs[2] = {clCreateCommandQueue(ctx, dev, 0, &err), NULL};
+  assert_int_equal(err, CL_SUCCESS);
+  qs[1] = clCreateCommandQueueWithProperties(ctx, dev, props, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  for (size_t i = 0; i < 2; i++) {
+    sg_check_info_table(queue_info, qs[i], rows, sizeof rows / sizeof rows[0]);
+    cl_uint size = 0;
+    size_t ret = 0;
+    assert_int_equal(clGetCommandQueueInfo(qs[i], CL_QUEUE_SIZE, 0, NULL, &ret),
+                     CL_INVALID_COMMAND_QUEUE);
+    assert_int_equal(clGetCommandQueueInfo(qs[i], CL_QUEUE_SIZE, sizeof size, &size, &ret),
+                     CL_INVALID_COMMAND_QUEUE);
+  }
+  size_t n = 0;
+  cl_queue_properties got[3];
+  assert_int_equal(clGetCommandQueueInfo(qs[1], CL_QUEUE_PROPERTIES_ARRAY, sizeof got, got, &n),
+                   CL_SUCCESS);
+  assert_int_equal(n, sizeof props);
+  assert_memory_equal(got, props, sizeof props);
+  clReleaseCommandQueue(qs[0]);
+  clReleaseCommandQueue(qs[1]);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_create_and_info),
@@ -603,6 +649,7 @@ int main(void) {
       cmocka_unit_test(test_queues_run_concurrently),
       cmocka_unit_test(test_release_with_pending),
       cmocka_unit_test(test_callback_releases_own_queue),
+      cmocka_unit_test(test_info_table),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
