@@ -11,6 +11,8 @@
 
 #include <CL/cl.h>
 
+#include "sg_info_table.h"
+
 static cl_platform_id plat;
 static cl_device_id dev;
 static cl_context ctx;
@@ -376,6 +378,50 @@ static void test_failure_is_transitive(void **state) {
   clReleaseEvent(gate), clReleaseEvent(next);
 }
 
+static cl_int event_info(void *ev, cl_uint name, size_t size, void *value, size_t *ret) {
+  return clGetEventInfo(ev, name, size, value, ret);
+}
+
+static cl_int profiling_info(void *ev, cl_uint name, size_t size, void *value, size_t *ret) {
+  return clGetEventProfilingInfo(ev, name, size, value, ret);
+}
+
+/* 5.11 clGetEventInfo: every name of OpenCL 3.0 on a user event, a pending
+ * command and a completed one; 5.14 clGetEventProfilingInfo: every name on
+ * a completed command of a profiling queue. */
+static void test_info_table(void **state) {
+  (void)state;
+  static const struct sg_info_row rows[] = {
+      SG_ROW(CL_EVENT_COMMAND_QUEUE, cl_command_queue),
+      SG_ROW(CL_EVENT_CONTEXT, cl_context),
+      SG_ROW(CL_EVENT_COMMAND_TYPE, cl_command_type),
+      SG_ROW(CL_EVENT_COMMAND_EXECUTION_STATUS, cl_int),
+      SG_ROW(CL_EVENT_REFERENCE_COUNT, cl_uint),
+  };
+  static const struct sg_info_row prof_rows[] = {
+      SG_ROW(CL_PROFILING_COMMAND_QUEUED, cl_ulong),
+      SG_ROW(CL_PROFILING_COMMAND_SUBMIT, cl_ulong),
+      SG_ROW(CL_PROFILING_COMMAND_START, cl_ulong),
+      SG_ROW(CL_PROFILING_COMMAND_END, cl_ulong),
+      SG_ROW(CL_PROFILING_COMMAND_COMPLETE, cl_ulong),
+  };
+  cl_int err;
+  cl_event user = clCreateUserEvent(ctx, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  cl_event pending, done;
+  assert_int_equal(clEnqueueMarkerWithWaitList(q, 1, &user, &pending), CL_SUCCESS);
+  char data[64] = {1};
+  assert_int_equal(clEnqueueWriteBuffer(profq, buf, CL_TRUE, 0, sizeof data, data, 0, NULL, &done),
+                   CL_SUCCESS);
+  cl_event evs[] = {user, pending, done};
+  for (size_t i = 0; i < 3; i++)
+    sg_check_info_table(event_info, evs[i], rows, sizeof rows / sizeof rows[0]);
+  sg_check_info_table(profiling_info, done, prof_rows, sizeof prof_rows / sizeof prof_rows[0]);
+  assert_int_equal(clSetUserEventStatus(user, CL_COMPLETE), CL_SUCCESS);
+  assert_int_equal(clWaitForEvents(1, &pending), CL_SUCCESS);
+  clReleaseEvent(pending), clReleaseEvent(done), clReleaseEvent(user);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_user_event),
@@ -388,6 +434,7 @@ int main(void) {
       cmocka_unit_test(test_command_callbacks),
       cmocka_unit_test(test_failed_command_callbacks),
       cmocka_unit_test(test_failure_is_transitive),
+      cmocka_unit_test(test_info_table),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
