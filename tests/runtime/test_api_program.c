@@ -3,6 +3,7 @@
  * binary, build/compile/link, Get*Info, each entry's success path and the
  * spec's error codes, through the ICD loader. */
 #include "sg_api_fixture.h"
+#include "sg_info_table.h"
 
 static const char *two_kernels =
     "__kernel void twice(__global int *a) { size_t i = get_global_id(0); a[i] = 2 * a[i]; }\n"
@@ -589,6 +590,127 @@ static void test_binaries_of_each_type(void **state) {
   clReleaseProgram(poly);
 }
 
+static cl_int program_info(void *p, cl_uint name, size_t size, void *value, size_t *ret) {
+  return clGetProgramInfo(p, name, size, value, ret);
+}
+
+static cl_device_id build_info_device; /* the device clGetProgramBuildInfo is asked about */
+
+static cl_int build_info(void *p, cl_uint name, size_t size, void *value, size_t *ret) {
+  return clGetProgramBuildInfo(p, build_info_device, name, size, value, ret);
+}
+
+/* CL_PROGRAM_BINARIES is an array of one caller-owned pointer per device:
+ * its size is that of the pointers; a NULL entry is skipped; a non-NULL one
+ * receives exactly BINARY_SIZES bytes, the same as a second query gives. */
+static void check_binaries(cl_program p) {
+  size_t size = 0, n = 0;
+  assert_int_equal(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL),
+                   CL_SUCCESS);
+  assert_true(size > 0);
+  assert_int_equal(clGetProgramInfo(p, CL_PROGRAM_BINARIES, 0, NULL, &n), CL_SUCCESS);
+  assert_int_equal(n, sizeof(unsigned char *));
+  unsigned char *ptrs[2] = {NULL, (unsigned char *)1}; /* [1]: past the array, never used */
+  assert_int_equal(clGetProgramInfo(p, CL_PROGRAM_BINARIES, n, ptrs, NULL), CL_SUCCESS);
+  assert_int_equal(clGetProgramInfo(p, CL_PROGRAM_BINARIES, n - 1, ptrs, &n), CL_INVALID_VALUE);
+  enum { CANARY = 16 };
+  unsigned char *a = malloc(size + CANARY), *b = malloc(size);
+  assert_non_null(a);
+  assert_non_null(b);
+  memset(a, 0xa5, size + CANARY);
+  ptrs[0] = a;
+  assert_int_equal(clGetProgramInfo(p, CL_PROGRAM_BINARIES, n, ptrs, &n), CL_SUCCESS);
+  assert_int_equal(n, sizeof(unsigned char *));
+  for (size_t i = size; i < size + CANARY; i++)
+    assert_int_equal(a[i], 0xa5);
+  ptrs[0] = b;
+  assert_int_equal(clGetProgramInfo(p, CL_PROGRAM_BINARIES, n, ptrs, NULL), CL_SUCCESS);
+  assert_memory_equal(a, b, size);
+  assert_ptr_equal(ptrs[1], (unsigned char *)1);
+  free(a), free(b);
+}
+
+/* 5.8.9 clGetProgramInfo and clGetProgramBuildInfo: every name of OpenCL
+ * 3.0 on an executable built from source (with a program-scope variable)
+ * and on one built from its binary; the build info also before any build
+ * and after a failed one. */
+static void test_info_table(void **state) {
+  struct fx *f = *state;
+  static const struct sg_info_row rows[] = {
+      SG_ROW(CL_PROGRAM_REFERENCE_COUNT, cl_uint),
+      SG_ROW(CL_PROGRAM_CONTEXT, cl_context),
+      SG_ROW(CL_PROGRAM_NUM_DEVICES, cl_uint),
+      SG_ROW(CL_PROGRAM_DEVICES, cl_device_id), /* one per device: SoftGPU has one */
+      SG_ROW_STR(CL_PROGRAM_SOURCE),
+      SG_ROW_ARRAY(CL_PROGRAM_IL, unsigned char),
+      SG_ROW(CL_PROGRAM_BINARY_SIZES, size_t),
+      SG_ROW(CL_PROGRAM_NUM_KERNELS, size_t),
+      SG_ROW_STR(CL_PROGRAM_KERNEL_NAMES),
+      SG_ROW(CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT, cl_bool),
+      SG_ROW(CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT, cl_bool),
+  };
+  static const struct sg_info_row build_rows[] = {
+      SG_ROW(CL_PROGRAM_BUILD_STATUS, cl_build_status),
+      SG_ROW_STR(CL_PROGRAM_BUILD_OPTIONS),
+      SG_ROW_STR(CL_PROGRAM_BUILD_LOG),
+      SG_ROW(CL_PROGRAM_BINARY_TYPE, cl_program_binary_type),
+      SG_ROW(CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE, size_t),
+  };
+  static const char *with_global =
+      "__global int counter[4];\n"
+      "__kernel void bump(__global int *a) { a[0] = ++counter[a[1] & 3]; }\n";
+  build_info_device = f->device;
+  cl_int err;
+  cl_program built = fx_build(f, with_global, "-cl-std=CL3.0");
+  size_t size = 0;
+  assert_int_equal(clGetProgramInfo(built, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL),
+                   CL_SUCCESS);
+  unsigned char *bin = malloc(size);
+  assert_non_null(bin);
+  assert_int_equal(clGetProgramInfo(built, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL),
+                   CL_SUCCESS);
+  const unsigned char *bins[1] = {bin};
+  cl_program from_bin = clCreateProgramWithBinary(f->ctx, 1, &f->device, &size, bins, NULL, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  assert_int_equal(clBuildProgram(from_bin, 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
+  cl_program execs[] = {built, from_bin};
+  for (size_t i = 0; i < 2; i++) {
+    sg_check_info_table(program_info, execs[i], rows, sizeof rows / sizeof rows[0]);
+    sg_check_info_table(build_info, execs[i], build_rows, sizeof build_rows / sizeof build_rows[0]);
+    check_binaries(execs[i]);
+    /* No IL programs: size 0 and nothing written. */
+    size_t n = 1;
+    assert_int_equal(clGetProgramInfo(execs[i], CL_PROGRAM_IL, 0, NULL, &n), CL_SUCCESS);
+    assert_int_equal(n, 0);
+    /* Four ints of program scope, at least. */
+    assert_int_equal(clGetProgramBuildInfo(execs[i], f->device,
+                                           CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE, sizeof n,
+                                           &n, NULL),
+                     CL_SUCCESS);
+    assert_true(n >= 4 * sizeof(cl_int));
+  }
+  const char *bad = "__kernel void k( { }";
+  cl_program unbuilt = clCreateProgramWithSource(f->ctx, 1, &two_kernels, NULL, &err);
+  cl_program failed = clCreateProgramWithSource(f->ctx, 1, &bad, NULL, &err);
+  assert_int_equal(clBuildProgram(failed, 0, NULL, NULL, NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+  /* The last four rows need an executable: CL_INVALID_PROGRAM_EXECUTABLE. */
+  const size_t any = sizeof rows / sizeof rows[0] - 4;
+  cl_program not_execs[] = {unbuilt, failed};
+  for (size_t i = 0; i < 2; i++) {
+    sg_check_info_table(build_info, not_execs[i], build_rows,
+                        sizeof build_rows / sizeof build_rows[0]);
+    sg_check_info_table(program_info, not_execs[i], rows, any);
+    for (size_t r = any; r < sizeof rows / sizeof rows[0]; r++) {
+      size_t n;
+      assert_int_equal(clGetProgramInfo(not_execs[i], rows[r].name, 0, NULL, &n),
+                       CL_INVALID_PROGRAM_EXECUTABLE);
+    }
+  }
+  free(bin);
+  clReleaseProgram(failed), clReleaseProgram(unbuilt);
+  clReleaseProgram(from_bin), clReleaseProgram(built);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_create_with_source),    cmocka_unit_test(test_build_and_info),
@@ -596,7 +718,7 @@ int main(void) {
       cmocka_unit_test(test_binary_round_trip),     cmocka_unit_test(test_unsupported_creation),
       cmocka_unit_test(test_compile_and_link),      cmocka_unit_test(test_global_variables),
       cmocka_unit_test(test_link_two_objects),      cmocka_unit_test(test_link_library),
-      cmocka_unit_test(test_binaries_of_each_type),
+      cmocka_unit_test(test_binaries_of_each_type), cmocka_unit_test(test_info_table),
   };
   return cmocka_run_group_tests(tests, fx_setup, fx_teardown);
 }
