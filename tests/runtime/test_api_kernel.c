@@ -3,6 +3,7 @@
  * every kind (checked by running the kernel), Get*Info against hand-derived
  * values, and the spec's error codes, through the ICD loader. */
 #include "sg_api_fixture.h"
+#include "sg_info_table.h"
 
 static const char *src =
     "typedef struct { int a; float b; char c; long d; } pod;\n"
@@ -366,11 +367,80 @@ static void test_work_group_info(void **state) {
   clReleaseProgram(p);
 }
 
+static cl_int kernel_info(void *k, cl_uint name, size_t size, void *value, size_t *ret) {
+  return clGetKernelInfo(k, name, size, value, ret);
+}
+
+static cl_device_id wg_device; /* the device clGetKernelWorkGroupInfo is asked about */
+
+static cl_int work_group_info(void *k, cl_uint name, size_t size, void *value, size_t *ret) {
+  return clGetKernelWorkGroupInfo(k, wg_device, name, size, value, ret);
+}
+
+static cl_uint arg_index; /* the argument clGetKernelArgInfo is asked about */
+
+static cl_int arg_info(void *k, cl_uint name, size_t size, void *value, size_t *ret) {
+  return clGetKernelArgInfo(k, arg_index, name, size, value, ret);
+}
+
+/* 5.10.1 clGetKernelInfo, clGetKernelWorkGroupInfo (with the device and with
+ * NULL) and clGetKernelArgInfo (every argument, built with
+ * -cl-kernel-arg-info): every name of OpenCL 3.0 on both kernels of src.
+ * CL_KERNEL_GLOBAL_WORK_SIZE is only for custom devices and built-in
+ * kernels: CL_INVALID_VALUE. */
+static void test_info_table(void **state) {
+  struct fx *f = *state;
+  typedef size_t size3[3];
+  static const struct sg_info_row rows[] = {
+      SG_ROW_STR(CL_KERNEL_FUNCTION_NAME),        SG_ROW(CL_KERNEL_NUM_ARGS, cl_uint),
+      SG_ROW(CL_KERNEL_REFERENCE_COUNT, cl_uint), SG_ROW(CL_KERNEL_CONTEXT, cl_context),
+      SG_ROW(CL_KERNEL_PROGRAM, cl_program),      SG_ROW_STR(CL_KERNEL_ATTRIBUTES),
+  };
+  static const struct sg_info_row wg_rows[] = {
+      SG_ROW(CL_KERNEL_WORK_GROUP_SIZE, size_t),
+      SG_ROW(CL_KERNEL_COMPILE_WORK_GROUP_SIZE, size3),
+      SG_ROW(CL_KERNEL_LOCAL_MEM_SIZE, cl_ulong),
+      SG_ROW(CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, size_t),
+      SG_ROW(CL_KERNEL_PRIVATE_MEM_SIZE, cl_ulong),
+  };
+  static const struct sg_info_row arg_rows[] = {
+      SG_ROW(CL_KERNEL_ARG_ADDRESS_QUALIFIER, cl_kernel_arg_address_qualifier),
+      SG_ROW(CL_KERNEL_ARG_ACCESS_QUALIFIER, cl_kernel_arg_access_qualifier),
+      SG_ROW_STR(CL_KERNEL_ARG_TYPE_NAME),
+      SG_ROW(CL_KERNEL_ARG_TYPE_QUALIFIER, cl_kernel_arg_type_qualifier),
+      SG_ROW_STR(CL_KERNEL_ARG_NAME),
+  };
+  cl_program p = fx_build(f, src, "-cl-kernel-arg-info");
+  cl_kernel ks[] = {fx_kernel(p, "every"), fx_kernel(p, "fixed")};
+  const cl_device_id devs[] = {f->device, NULL};
+  for (size_t i = 0; i < 2; i++) {
+    sg_check_info_table(kernel_info, ks[i], rows, sizeof rows / sizeof rows[0]);
+    for (size_t d = 0; d < 2; d++) {
+      wg_device = devs[d];
+      sg_check_info_table(work_group_info, ks[i], wg_rows, sizeof wg_rows / sizeof wg_rows[0]);
+      size3 gws;
+      size_t n;
+      assert_int_equal(
+          clGetKernelWorkGroupInfo(ks[i], devs[d], CL_KERNEL_GLOBAL_WORK_SIZE, sizeof gws, gws, &n),
+          CL_INVALID_VALUE);
+    }
+    cl_uint nargs = 0;
+    assert_int_equal(clGetKernelInfo(ks[i], CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL),
+                     CL_SUCCESS);
+    assert_true(nargs > 0);
+    for (arg_index = 0; arg_index < nargs; arg_index++)
+      sg_check_info_table(arg_info, ks[i], arg_rows, sizeof arg_rows / sizeof arg_rows[0]);
+  }
+  clReleaseKernel(ks[0]), clReleaseKernel(ks[1]);
+  clReleaseProgram(p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_create),         cmocka_unit_test(test_kernel_info),
       cmocka_unit_test(test_set_arg_errors), cmocka_unit_test(test_every_arg_kind),
       cmocka_unit_test(test_arg_info),       cmocka_unit_test(test_work_group_info),
+      cmocka_unit_test(test_info_table),
   };
   return cmocka_run_group_tests(tests, fx_setup, fx_teardown);
 }
