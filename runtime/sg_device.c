@@ -7,6 +7,11 @@
 
 #include "sg_runtime.h"
 
+#define SG_ATOMIC_CAPS                                                                           \
+  (CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |                             \
+   CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |                          \
+   CL_DEVICE_ATOMIC_SCOPE_DEVICE | CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES)
+
 static struct _cl_device_id device;
 static char device_name[128];
 
@@ -180,13 +185,11 @@ static cl_int device_info(cl_device_id d, cl_device_info param_name, size_t para
   case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
   case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
   case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT: UINT(0); /* natural alignment */
-  case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
-    SG_INFO_VAL(cl_device_atomic_capabilities,
-                CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+  /* Every order and scope: AMOs are host atomics on the one shared memory
+   * and fence is a host fence (sim/), whatever host thread runs a CTA. */
+  case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES: SG_INFO_VAL(cl_device_atomic_capabilities, SG_ATOMIC_CAPS);
   case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
-    SG_INFO_VAL(cl_device_atomic_capabilities, CL_DEVICE_ATOMIC_ORDER_RELAXED |
-                                                   CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
-                                                   CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+    SG_INFO_VAL(cl_device_atomic_capabilities, SG_ATOMIC_CAPS | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM);
 
   /* Images, samplers and pipes: not supported */
   case CL_DEVICE_IMAGE_SUPPORT: BOOL(CL_FALSE);

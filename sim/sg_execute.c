@@ -457,7 +457,8 @@ reload:
     vmcase(SLLW)   /* rd = sext32(rs1 << rs2[4:0]) */     ALU(SX32((uint32_t)X1 << (X2 & 31))); vmbreak;
     vmcase(SRLW)   /* rd = sext32(rs1[31:0] >>u rs2[4:0]) */ ALU(SX32((uint32_t)X1 >> (X2 & 31))); vmbreak;
     vmcase(SRAW)   /* rd = sext32(rs1[31:0] >>s rs2[4:0]) */ ALU(SX32((int32_t)X1 >> (X2 & 31))); vmbreak;
-    vmcase(FENCE)  /* memory is sequentially consistent per lane */ vmbreak;
+    vmcase(FENCE)  /* order memory accesses: other CTAs run on other host threads */
+      __atomic_thread_fence(__ATOMIC_SEQ_CST); vmbreak;
     vmcase(FENCE_I) /* code is never written */ vmbreak;
     vmcase(ECALL) vmcase(EBREAK) vmcase(ILLEGAL) /* trap */
       sg_core_fault(c, w, SG_FAULT_ILLEGAL_INSN, pc, 64, 0, 0, "illegal instruction 0x%08x (%s)",
