@@ -235,7 +235,7 @@ static void test_concurrent_retain_release(void **state) {
 }
 
 /* Every thread drops one of the queue's references at once: exactly one is
- * the last, which finishes the queue's commands first. */
+ * the last, the queue shuts down once, and its pending commands still run. */
 static cl_command_queue racing_q;
 
 static void *queue_releaser(void *arg) {
@@ -265,8 +265,15 @@ static void test_racing_last_release(void **state) {
           clEnqueueFillBuffer(racing_q, buf, &v, sizeof v, i * sizeof v, sizeof v, 0, NULL, NULL),
           CL_SUCCESS);
     }
+    /* Releasing does not wait for the queue's commands (OpenCL 3.0 5.1:
+     * the queue is deleted once they have finished): wait on a marker,
+     * which covers every earlier command in either queue kind. */
+    cl_event done;
+    assert_int_equal(clEnqueueMarkerWithWaitList(racing_q, 0, NULL, &done), CL_SUCCESS);
     struct worker w[THREADS];
     run_threads(w, queue_releaser);
+    assert_int_equal(clWaitForEvents(1, &done), CL_SUCCESS);
+    assert_int_equal(clReleaseEvent(done), CL_SUCCESS);
     for (int i = 0; i < 64; i++)
       assert_int_equal(host[i], i + round);
   }
