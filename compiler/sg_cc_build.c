@@ -125,7 +125,8 @@ static enum sg_status build(const struct sg_build_request *req, struct sg_build_
   return st;
 }
 
-enum sg_status sg_build(const struct sg_build_request *req, struct sg_build_result *res)
+enum sg_status sg_cc_run_request(const struct sg_build_request *req, struct sg_build_result *res,
+                                 sg_cc_step step)
 {
   struct sg_text log = {0};
   memset(res, 0, sizeof *res);
@@ -133,11 +134,16 @@ enum sg_status sg_build(const struct sg_build_request *req, struct sg_build_resu
   if (!req || !req->source || (req->num_headers && !req->headers))
     sg_text_printf(&log, "error: no source\n");
   else
-    st = build(req, res, &log);
+    st = step(req, res, &log);
   if (st == SG_ENOMEM)
     sg_text_printf(&log, "error: out of host memory\n");
   res->log = sg_text_take(&log);
   return st;
+}
+
+enum sg_status sg_build(const struct sg_build_request *req, struct sg_build_result *res)
+{
+  return sg_cc_run_request(req, res, build);
 }
 
 void sg_build_result_free(struct sg_build_result *res)

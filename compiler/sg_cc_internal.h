@@ -130,6 +130,13 @@ void sg_kernel_info_free_fields(struct sg_kernel_info *k);
 
 /* sg_build after the front end: bitcode -> optimised code, link, reconvergence
  * table, program binary in res (sg_link ends with it too). */
+/* The envelope of every build-like entry point: checks the request, runs
+ * step, and hands the log over in res->log whatever happened. */
+typedef enum sg_status (*sg_cc_step)(const struct sg_build_request *req,
+                                     struct sg_build_result *res, struct sg_text *log);
+enum sg_status sg_cc_run_request(const struct sg_build_request *req, struct sg_build_result *res,
+                                 sg_cc_step step);
+
 enum sg_status sg_cc_build_bitcode(const void *bc, size_t bc_size, const struct sg_options *opt,
                                    struct sg_build_result *res, struct sg_text *log);
 

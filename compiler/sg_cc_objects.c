@@ -255,17 +255,7 @@ static enum sg_status compile_object(const struct sg_build_request *req,
 
 enum sg_status sg_compile_object(const struct sg_build_request *req, struct sg_build_result *res)
 {
-  struct sg_text log = {0};
-  memset(res, 0, sizeof *res);
-  enum sg_status st = SG_EINVAL;
-  if (!req || !req->source || (req->num_headers && !req->headers))
-    sg_text_printf(&log, "error: no source\n");
-  else
-    st = compile_object(req, res, &log);
-  if (st == SG_ENOMEM)
-    sg_text_printf(&log, "error: out of host memory\n");
-  res->log = sg_text_take(&log);
-  return st;
+  return sg_cc_run_request(req, res, compile_object);
 }
 
 /* ---- Link options -------------------------------------------------------- */
