@@ -604,9 +604,7 @@ static cl_int program_info(cl_program p, cl_program_info name, size_t param_valu
     return sg_info_str(param_value_size, param_value, param_value_size_ret,
                        p->origin == SG_PROGRAM_SOURCE ? p->source : "");
   case CL_PROGRAM_IL: /* no IL programs: nothing returned, size 0 */
-    if (param_value_size_ret)
-      *param_value_size_ret = 0;
-    return CL_SUCCESS;
+    return sg_info(param_value_size, param_value, param_value_size_ret, NULL, 0);
   case CL_PROGRAM_BINARY_SIZES:
     /* Executables, compiled objects and libraries each have a binary. */
     SG_INFO_VAL(size_t, p->binary_size);
