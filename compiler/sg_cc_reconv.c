@@ -145,7 +145,8 @@ static int64_t target_index(const struct func_cfg *f, uint32_t i)
 
 static bool ends_block(enum sg_flow fl)
 {
-  return fl == SG_FLOW_BRANCH || fl == SG_FLOW_JUMP || fl == SG_FLOW_RETURN || fl == SG_FLOW_EXIT;
+  return fl == SG_FLOW_BRANCH || fl == SG_FLOW_JUMP || fl == SG_FLOW_RETURN || fl == SG_FLOW_LEAVE ||
+         fl == SG_FLOW_EXIT;
 }
 
 static void find_blocks(struct func_cfg *f)
@@ -179,7 +180,7 @@ static void block_edges(const struct func_cfg *f, uint32_t *off, uint32_t *succ)
     int64_t t = target_index(f, last);
     if (fl == SG_FLOW_BRANCH || fl == SG_FLOW_JUMP)
       succ[m++] = t >= 0 ? f->block_of[t] : exit; /* a jump out is a tail call */
-    if (fl == SG_FLOW_RETURN || fl == SG_FLOW_EXIT)
+    if (fl == SG_FLOW_RETURN || fl == SG_FLOW_LEAVE || fl == SG_FLOW_EXIT)
       succ[m++] = exit;
     else if (fl != SG_FLOW_JUMP)
       succ[m++] = last + 1 < f->ninsn ? f->block_of[last + 1] : exit;

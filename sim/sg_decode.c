@@ -108,9 +108,13 @@ void sg_decode(uint32_t w, struct sg_uop *u) {
 }
 
 enum sg_flow sg_uop_flow(const struct sg_uop *u) {
+  bool link = u->rd != 0 && u->rd != SG_XSINK; /* pre-decoded code writes x0 to the sink */
   switch (u->op) {
-  case SG_OP_JAL: return u->rd ? SG_FLOW_CALL : SG_FLOW_JUMP;
-  case SG_OP_JALR: return SG_FLOW_RETURN;
+  case SG_OP_JAL: return link ? SG_FLOW_CALL : SG_FLOW_JUMP;
+  case SG_OP_JALR:
+    if (link)
+      return SG_FLOW_CALL;
+    return (u->rs1 == 1 || u->rs1 == 5) && u->imm == 0 ? SG_FLOW_RETURN : SG_FLOW_LEAVE;
   case SG_OP_SG_EXIT: case SG_OP_ILLEGAL: case SG_OP_ECALL: case SG_OP_EBREAK:
     return SG_FLOW_EXIT;
   default:

@@ -212,6 +212,8 @@ static double sfu64(unsigned fn, double a, double b) {
 #define ALU(...) EACH(l, xd[l] = (__VA_ARGS__))
 #define FALU(...) EACH(l, fd[l] = (__VA_ARGS__))
 #define FAULT() do { st = SG_WARP_FAULT; goto out; } while (0)
+/* Where the running path stops, for when it runs again. */
+#define PARK(p) (top->pc = (p), top->frame = frame)
 
 #define X1 x1[l]
 #define X2 x2[l]
@@ -235,8 +237,8 @@ static double sfu64(unsigned fn, double a, double b) {
       npc = pc + imm;                                                     \
     else if (t_) {                                                        \
       ndiv++;                                                             \
-      top->pc = pc;                                                       \
-      c->reconv->diverge(stk, t_, pc + imm, npc, code->reconv[idx]);      \
+      PARK(pc);                                                       \
+      c->reconv->diverge(stk, t_, pc + imm, npc, code->reconv[idx], frame); \
       goto reload;                                                        \
     }                                                                     \
   } while (0)
@@ -364,6 +366,7 @@ enum sg_warp_state sg_warp_run(struct sg_core *c, struct sg_warp *w, uint64_t bu
   struct sg_simt_stack *stk = &w->stack;
   struct sg_simt_entry *top;
   uint64_t pc, mask, rpc, nact, n = 0, nthr = 0, nbr = 0, ndiv = 0;
+  uint32_t frame, rframe; /* call depth of the path and of its reconvergence point */
   enum sg_warp_state st = SG_WARP_READY;
 
 reload:
@@ -375,12 +378,14 @@ reload:
   top = &stk->e[stk->depth - 1];
   pc = top->pc;
   rpc = top->reconv_pc;
+  frame = top->frame;
+  rframe = top->reconv_frame;
   mask = top->mask & ~w->exited;
   nact = (uint64_t)__builtin_popcountll(mask);
   while (n < budget) {
     uint64_t idx = pc - code->base;
     if (__builtin_expect(idx >= nbytes || (idx & 3), 0)) {
-      top->pc = pc;
+      PARK(pc);
       sg_core_fault(c, w, SG_FAULT_FETCH, pc, 64, 0, 0, "jump to 0x%llx outside the code",
                     (unsigned long long)pc);
       FAULT();
@@ -399,7 +404,11 @@ reload:
     /* ---- RV64I ---- */
     vmcase(LUI)    /* rd = imm */           ALU((uint64_t)imm); vmbreak;
     vmcase(AUIPC)  /* rd = pc + imm */      ALU(pc + imm); vmbreak;
-    vmcase(JAL)    /* rd = pc+4; pc += imm */ ALU(pc + 4); npc = pc + imm; vmbreak;
+    vmcase(JAL)    /* rd = pc+4; pc += imm */
+      ALU(pc + 4);
+      npc = pc + imm;
+      frame += u->rd != SG_XSINK; /* a call */
+      vmbreak;
     vmcase(JALR) { /* rd = pc+4; pc = (rs1 + imm) & ~1, uniform over lanes */
       uint64_t t = (x1[__builtin_ctzll(mask)] + imm) & ~1ull, bad = 0;
       FOR_LANES(l) bad |= (uint64_t)(((x1[l] + imm) & ~1ull) != t) << l;
@@ -410,6 +419,16 @@ reload:
       }
       ALU(pc + 4);
       npc = t;
+      if (u->rd != SG_XSINK) {
+        frame++; /* a call */
+      } else if (sg_uop_flow(u) == SG_FLOW_RETURN) {
+        frame--;
+        if (rpc == SG_RECONV_RETURN && frame == rframe) { /* left the diverging function */
+          top->frame = frame;
+          c->reconv->returned(stk, t);
+          goto reload;
+        }
+      }
       vmbreak;
     }
     vmcase(BEQ)    /* if rs1 == rs2: pc += imm */ BRANCH(X1 == X2); vmbreak;
@@ -586,20 +605,20 @@ reload:
     vmcase(SFU_D)    /* fd = sfu_fn(fs1 [, fs2]) in double */ FALU(sg_canon64(sfu64(u->rm, F1D, F2D))); vmbreak;
     vmcase(SG_BARRIER) /* wait for every unfinished warp of the CTA */
       if (mask != (w->lanes & ~w->exited)) {
-        top->pc = pc; /* a deferred path comes back to this barrier */
+        PARK(pc); /* a deferred path comes back to this barrier */
         if (c->reconv->defer(stk))
           goto reload;
         sg_core_fault(c, w, SG_FAULT_BARRIER_DIVERGENCE, pc, (unsigned)__builtin_ctzll(w->lanes & ~w->exited & ~mask), 0, 0,
                       "barrier reached by only part of a warp");
         FAULT();
       }
-      top->pc = npc;
+      PARK(npc);
       top->deferred = false;
       st = SG_WARP_BARRIER;
       goto out;
     vmcase(SG_EXIT)  /* active lanes finish */
       w->exited |= mask;
-      top->pc = npc;
+      PARK(npc);
       goto reload;
     vmcase(SG_VOTE_ANY) { /* rd = OR over active lanes of (rs1 != 0) */
       uint64_t v = 0;
@@ -629,12 +648,12 @@ reload:
       vmbreak;
     }
     pc = npc;
-    if (pc == rpc) { /* reached the reconvergence point */
-      top->pc = pc;
+    if (pc == rpc && frame == rframe) { /* reached the reconvergence point */
+      PARK(pc);
       goto reload;
     }
   }
-  top->pc = pc;
+  PARK(pc);
 out:
   c->stats.warp_insns += n;
   c->stats.thread_insns += nthr;

@@ -44,8 +44,10 @@ enum sg_flow {
   SG_FLOW_NEXT,   /* falls through to pc + 4 */
   SG_FLOW_BRANCH, /* conditional: pc + imm or pc + 4 */
   SG_FLOW_JUMP,   /* jal x0: pc + imm */
-  SG_FLOW_CALL,   /* jal ra, callee returns to pc + 4 */
-  SG_FLOW_RETURN, /* jalr (return / indirect) */
+  SG_FLOW_CALL,   /* jal/jalr with a link register: the callee returns to pc + 4 */
+  SG_FLOW_RETURN, /* jalr x0, 0(ra) (or t0, the alternate link register) */
+  SG_FLOW_LEAVE,  /* other jalr x0: a tail call or indirect jump out of the function
+                     (code is built without jump tables, so never within it) */
   SG_FLOW_EXIT    /* sg.exit, or an illegal instruction */
 };
 

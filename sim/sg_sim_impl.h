@@ -25,10 +25,21 @@ struct sg_code {
 
 /* ---- SIMT stack (reconvergence policy behind an ops struct) ------------ */
 
+/* A path of a warp is at (pc, frame): frame is its call depth, 0 in the
+ * kernel's entry wrapper, one more per call not yet returned. A
+ * reconvergence point is such a pair too, so a branch in a function that is
+ * called in a loop or from several places waits for its own frame. */
 struct sg_simt_entry {
   uint64_t pc, reconv_pc, mask;
+  uint32_t frame, reconv_frame;
   bool deferred; /* set aside at a barrier so its sibling path runs first */
 };
+
+/* The reconvergence PC of a branch inside a called function whose paths
+ * only rejoin by returning (its post-dominator is the function's exit): the
+ * paths reconverge at the return address, in the caller's frame. It is not
+ * known until the first path returns (sg_reconv_ops.returned). */
+#define SG_RECONV_RETURN (UINT64_MAX - 1)
 
 /* IPDOM: each divergence splits a mask into two non-empty parts, so a warp
  * of n lanes never needs more than 2n - 1 entries above the bottom one. */
@@ -41,11 +52,15 @@ struct sg_simt_stack {
 struct sg_reconv_ops {
   const char *name;
   void (*init)(struct sg_simt_stack *s, uint64_t pc, uint64_t mask);
-  /* The top's lanes disagree at a branch: taken lanes go to target, the
-   * others to fallthrough; reconv is the branch's reconvergence PC. */
+  /* The top's lanes disagree at a branch in call frame `frame`: taken
+   * lanes go to target, the others to fallthrough; reconv is the branch's
+   * reconvergence PC from the table (SG_RECONV_EXIT: the function's exit). */
   void (*diverge)(struct sg_simt_stack *s, uint64_t taken, uint64_t target,
-                  uint64_t fallthrough, uint64_t reconv);
-  /* Pops entries that reached their reconvergence PC or whose lanes all
+                  uint64_t fallthrough, uint64_t reconv, uint32_t frame);
+  /* The top, whose reconvergence point is SG_RECONV_RETURN, returned to
+   * target in its reconvergence frame: that is where its siblings rejoin. */
+  void (*returned)(struct sg_simt_stack *s, uint64_t target);
+  /* Pops entries that reached their reconvergence point or whose lanes all
    * exited. The warp is done when the depth drops to 0. */
   void (*settle)(struct sg_simt_stack *s, uint64_t exited);
   /* The top reached a barrier with only part of the warp's live lanes. If a

@@ -4,6 +4,8 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "sg_cc_internal.h"
@@ -72,6 +74,49 @@ static void test_loop_with_break(void **state)
   check(5, adj, want);
 }
 
+/* The machine CFG (sg_cc_reconv): a call made on one side of a branch
+ * falls through to the join, so the branch reconverges there; a tail call
+ * (jr through another register) leaves the function. */
+static uint64_t reconv_of_first_branch(const uint32_t *code, uint32_t n)
+{
+  uint8_t ro[64];
+  memcpy(ro, code, 4 * n);
+  struct sg_cc_symbol sym = {.name = "f", .addr = SG_ADDR_CODE, .size = 4 * n, .is_func = true};
+  struct sg_linked l = {.ro = ro, .ro_size = 4 * n, .text_size = 4 * n, .num_symbols = 1,
+                        .symbols = &sym};
+  struct sg_reconv *table = NULL;
+  size_t ntable = 0;
+  struct sg_text log = {0};
+  assert_int_equal(sg_cc_reconv(&l, &table, &ntable, &log), SG_OK);
+  assert_int_equal(ntable, 1);
+  assert_int_equal(table[0].branch_pc, SG_ADDR_CODE);
+  uint64_t r = table[0].reconv_pc;
+  free(table);
+  free(sg_text_take(&log));
+  return r;
+}
+
+static void test_call_in_branch(void **state)
+{
+  (void)state;
+  static const uint32_t call[] = {
+      0x00050663, /* beq a0, zero, +12 */
+      0x00000097, /* auipc ra, 0 */
+      0x000080e7, /* jalr ra, 0(ra): the call */
+      0x00150513, /* addi a0, a0, 1: the join */
+      0x00008067, /* ret */
+  };
+  assert_int_equal(reconv_of_first_branch(call, 5), SG_ADDR_CODE + 12);
+  static const uint32_t tail[] = {
+      0x00050663, /* beq a0, zero, +12 */
+      0x00000317, /* auipc t1, 0 */
+      0x00030067, /* jr t1: a tail call, the path never comes back */
+      0x00150513, /* addi a0, a0, 1 */
+      0x00008067, /* ret */
+  };
+  assert_int_equal(reconv_of_first_branch(tail, 5), SG_RECONV_EXIT);
+}
+
 static void test_bad_edge(void **state)
 {
   (void)state;
@@ -85,7 +130,7 @@ int main(void)
       cmocka_unit_test(test_diamond),       cmocka_unit_test(test_loop),
       cmocka_unit_test(test_early_return),  cmocka_unit_test(test_infinite_loop),
       cmocka_unit_test(test_nested),        cmocka_unit_test(test_loop_with_break),
-      cmocka_unit_test(test_bad_edge),
+      cmocka_unit_test(test_bad_edge),      cmocka_unit_test(test_call_in_branch),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

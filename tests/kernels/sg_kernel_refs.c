@@ -258,6 +258,78 @@ static void ref_reqd_wgs(void) {
   print_ints(0, out, 32);
 }
 
+/* simt/calls*: finish() of calls.cl over groups of 64 work-items of 256. */
+enum { CALLS_N = 256, CALLS_L = 64 };
+static void calls_finish(const u32 *v, int out_arg) {
+  u32 out[CALLS_N], ok[CALLS_N];
+  for (u32 g = 0; g < CALLS_N; g++) {
+    u32 base = g / CALLS_L * CALLS_L, l = g % CALLS_L;
+    out[g] = v[g] + 3u * v[base + (l + 1) % CALLS_L];
+    ok[g] = 1;
+  }
+  print_buffer(out_arg, out, CALLS_N);
+  print_buffer(out_arg + 1, ok, CALLS_N);
+}
+
+static void ref_calls_struct_copy(void) {
+  u32 v[CALLS_N];
+  for (u32 g = 0; g < CALLS_N; g++) {
+    u32 l = g % CALLS_L;
+    /* the copied blob is elements (g % 4) * 64 .. +63 of the range 0, 1, ... */
+    u32 wl = g % 3 ? (g % 4) * 64 + l : g + l, w63 = g % 3 ? (g % 4) * 64 + 63 : g + 63;
+    v[g] = wl + w63;
+  }
+  calls_finish(v, 1);
+}
+
+static u32 early(u32 x) {
+  if (x % 5 == 0)
+    return x * 3;
+  u32 s = 0;
+  for (u32 k = 0; k < x % 13; k++) {
+    s += k * x;
+    if ((s & 7) == 3)
+      return s;
+  }
+  return s ^ x;
+}
+static u32 depth1(u32 x) {
+  return (x & 1) ? early(x) + 1 : x / 3;
+}
+static u32 depth2(u32 x) {
+  return x % 3 == 1 ? depth1(x + 7) * 2 : depth1(x) + early(x + 1);
+}
+static u32 depth3(u32 x) {
+  return (x % 4 == 2 ? depth2(x) : depth2(x + 11) ^ 5) + 1;
+}
+
+static void ref_calls_noinline_call(void) {
+  u32 v[CALLS_N];
+  for (u32 g = 0; g < CALLS_N; g++)
+    v[g] = g % 2 ? early(g) : depth3(g);
+  calls_finish(v, 0);
+}
+
+static void ref_calls_loop_call(void) {
+  u32 v[CALLS_N];
+  for (u32 g = 0; g < CALLS_N; g++) {
+    v[g] = g;
+    for (u32 k = 0; k < g % 7; k++) {
+      v[g] += early(v[g] + k);
+      if (v[g] % 11 == 4)
+        v[g] += depth3(k);
+    }
+  }
+  calls_finish(v, 0);
+}
+
+static void ref_calls_printf_branch(void) {
+  u32 v[CALLS_N];
+  for (u32 g = 0; g < CALLS_N; g++)
+    v[g] = g * 5 + (g % 64 == 0);
+  calls_finish(v, 0);
+}
+
 static const struct {
   const char *name;
   void (*ref)(void);
@@ -270,6 +342,14 @@ static const struct {
     {"simt/barrier_reconv", ref_barrier_reconv},
     {"simt/switch", ref_switch},
     {"simt/loop_barrier", ref_loop_barrier},
+    {"simt/calls_struct_copy", ref_calls_struct_copy},
+    {"simt/calls_struct_copy_O0", ref_calls_struct_copy},
+    {"simt/calls_noinline_call", ref_calls_noinline_call},
+    {"simt/calls_noinline_call_O0", ref_calls_noinline_call},
+    {"simt/calls_loop_call", ref_calls_loop_call},
+    {"simt/calls_loop_call_O0", ref_calls_loop_call},
+    {"simt/calls_printf_branch", ref_calls_printf_branch},
+    {"simt/calls_printf_branch_O0", ref_calls_printf_branch},
     {"memory/transpose", ref_transpose},
     {"memory/constant", ref_constant},
     {"memory/private_array", ref_private_array},

@@ -44,6 +44,7 @@ struct arg {
 enum outcome { EXPECT_PASS, EXPECT_BUILD_FAILURE, EXPECT_ENQUEUE_ERROR, EXPECT_FAULT };
 struct test_case {
   char kernel[256];
+  char source[PATH_MAX]; /* the .cl file; default: the .run file's name */
   char options[4096];
   cl_uint dim;
   size_t global[3], local[3], offset[3];
@@ -389,11 +390,16 @@ static void parse_expect(struct test_case *tc, char **tok, int n) {
     die_case("expect: pass, build_failure, enqueue_error CODE or fault");
 }
 
-static void set_config(const char *run_path, const char *file) {
-  char path[PATH_MAX];
+/* file, relative to the folder of the .run file at run_path. */
+static void beside(const char *run_path, const char *file, char *out, size_t len) {
   const char *slash = strrchr(run_path, '/');
   int dirlen = slash ? (int)(slash - run_path) : 1;
-  snprintf(path, sizeof(path), "%.*s/%s", dirlen, slash ? run_path : ".", file);
+  snprintf(out, len, "%.*s/%s", dirlen, slash ? run_path : ".", file);
+}
+
+static void set_config(const char *run_path, const char *file) {
+  char path[PATH_MAX];
+  beside(run_path, file, path, sizeof(path));
   setenv("SOFTGPU_CONFIG", path, 1);
 }
 
@@ -421,6 +427,8 @@ static void parse_run(struct test_case *tc, const char *path) {
       parse_sizes(tc->offset, tok + 1, n - 1), tc->has_offset = n - 1;
     else if (!strcmp(kw, "config") && n == 2)
       set_config(path, tok[1]);
+    else if (!strcmp(kw, "source") && n == 2)
+      beside(path, tok[1], tc->source, sizeof(tc->source));
     else if (!strcmp(kw, "expect"))
       parse_expect(tc, tok + 1, n - 1);
     else if (!strcmp(kw, "arg"))
@@ -623,7 +631,10 @@ static int run_case(struct test_case *tc, const char *base) {
     printf("skipped: platform \"%s\" does not isolate device faults\n", s.platform_name);
     return EXIT_SKIP;
   }
-  snprintf(path, sizeof(path), "%s.cl", base);
+  if (tc->source[0])
+    snprintf(path, sizeof(path), "%s", tc->source);
+  else
+    snprintf(path, sizeof(path), "%s.cl", base);
   int built = build(&s, tc, path, &prog);
   if (tc->expect == EXPECT_BUILD_FAILURE) {
     printf("%s\n", built ? "FAILED: the build succeeded" : "ok: the build failed as expected");

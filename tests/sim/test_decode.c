@@ -298,6 +298,16 @@ static void test_flow_and_imm(void **state) {
   assert_int_equal(u.imm, -4);
   sg_decode(0x00008067, &u); /* ret */
   assert_int_equal(sg_uop_flow(&u), SG_FLOW_RETURN);
+  sg_decode(0x00028067, &u); /* jr t0: a return through the alternate link register */
+  assert_int_equal(sg_uop_flow(&u), SG_FLOW_RETURN);
+  sg_decode(0x000300e7, &u); /* jalr ra, 0(t1): a call (auipc + jalr) */
+  assert_int_equal(sg_uop_flow(&u), SG_FLOW_CALL);
+  sg_decode(0x000302e7, &u); /* jalr t0, 0(t1): a call with the alternate link register */
+  assert_int_equal(sg_uop_flow(&u), SG_FLOW_CALL);
+  sg_decode(0x00030067, &u); /* jr t1: a tail call or indirect jump */
+  assert_int_equal(sg_uop_flow(&u), SG_FLOW_LEAVE);
+  sg_decode(0x00408067, &u); /* jalr x0, 4(ra): not a plain return */
+  assert_int_equal(sg_uop_flow(&u), SG_FLOW_LEAVE);
   sg_decode(0xfeb518e3, &u); /* bne -16 */
   assert_int_equal(sg_uop_flow(&u), SG_FLOW_BRANCH);
   assert_int_equal(u.imm, -16);

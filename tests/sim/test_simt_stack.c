@@ -203,6 +203,99 @@ static void test_call(void **state) {
   run_all(build_call, ref_call);
 }
 
+/* Calls in divergent code: odd lanes call f, whose paths rejoin only by
+ * returning (several `ret`s: reconvergence point SG_RECONV_EXIT), one of
+ * them through g, which also returns from two places; every lane must then
+ * reach the barrier together. f(x) = x & 2 ? x + 10 : x & 4 ? g(x) : 2x,
+ * g(x) = x & 1 ? x + 100 : x + 200. */
+static void build_call_returns(struct prog *p) {
+  unsigned join = label(p), f = label(p), f1 = label(p), f2 = label(p), g = label(p),
+           g1 = label(p);
+  prologue(p);
+  emit(p, ANDI(A1, S0, 7));
+  emit(p, ANDI(T0, S0, 1));
+  br(p, F_BEQ, T0, ZERO, join, (int)join);
+  jmp(p, RA, f);
+  bind(p, join);
+  emit(p, SG_BARRIER(ZERO));
+  store_exit(p);
+  bind(p, f);
+  emit(p, ANDI(T0, A1, 2));
+  br(p, F_BEQ, T0, ZERO, f1, -1);
+  emit(p, ADDI(A1, A1, 10));
+  emit(p, JALR(ZERO, RA, 0));
+  bind(p, f1);
+  emit(p, ANDI(T0, A1, 4));
+  br(p, F_BEQ, T0, ZERO, f2, -1);
+  emit(p, ADDI(SP, SP, -16));
+  emit(p, SD(RA, 0, SP));
+  jmp(p, RA, g);
+  emit(p, LD(RA, 0, SP));
+  emit(p, ADDI(SP, SP, 16));
+  emit(p, JALR(ZERO, RA, 0));
+  bind(p, f2);
+  emit(p, SLLI(A1, A1, 1));
+  emit(p, JALR(ZERO, RA, 0));
+  bind(p, g);
+  emit(p, ANDI(T0, A1, 1));
+  br(p, F_BEQ, T0, ZERO, g1, -1);
+  emit(p, ADDI(A1, A1, 100));
+  emit(p, JALR(ZERO, RA, 0));
+  bind(p, g1);
+  emit(p, ADDI(A1, A1, 200));
+  emit(p, JALR(ZERO, RA, 0));
+}
+static uint32_t ref_call_returns(uint32_t t) {
+  uint32_t x = t & 7;
+  if (!(t & 1))
+    return x;
+  return x & 2 ? x + 10 : x & 4 ? x + 100 : 2 * x;
+}
+static void test_call_returns(void **state) {
+  (void)state;
+  run_all(build_call_returns, ref_call_returns);
+}
+
+/* The same function called once per iteration of a divergent loop: each
+ * call's paths wait for their own return, not an earlier or later one.
+ * v = sum over k < t % 5 of h(k + t), h(y) = y & 1 ? y : 3y. */
+static void build_call_in_loop(struct prog *p) {
+  unsigned top = label(p), done = label(p), h = label(p), h1 = label(p);
+  prologue(p);
+  emit(p, LI(A1, 0));
+  emit(p, LI(S2, 0));        /* k */
+  emit(p, LI(T1, 5));
+  emit(p, REMU(S3, S0, T1)); /* t % 5 */
+  bind(p, top);
+  br(p, F_BGEU, S2, S3, done, (int)done);
+  emit(p, ADD(A2, S2, S0));
+  jmp(p, RA, h);
+  emit(p, ADD(A1, A1, A2));
+  emit(p, ADDI(S2, S2, 1));
+  jmp(p, ZERO, top);
+  bind(p, done);
+  emit(p, SG_BARRIER(ZERO));
+  store_exit(p);
+  bind(p, h);
+  emit(p, ANDI(T0, A2, 1));
+  br(p, F_BEQ, T0, ZERO, h1, -1);
+  emit(p, JALR(ZERO, RA, 0));
+  bind(p, h1);
+  emit(p, ADD(T0, A2, A2));
+  emit(p, ADD(A2, A2, T0));
+  emit(p, JALR(ZERO, RA, 0));
+}
+static uint32_t ref_call_in_loop(uint32_t t) {
+  uint32_t v = 0;
+  for (uint32_t k = 0; k < t % 5; k++)
+    v += (k + t) & 1 ? k + t : 3 * (k + t);
+  return v;
+}
+static void test_call_in_loop(void **state) {
+  (void)state;
+  run_all(build_call_in_loop, ref_call_in_loop);
+}
+
 /* sg.ballot and sg.shfl see exactly the active lanes of the warp. */
 static void build_ballot(struct prog *p) {
   unsigned join = label(p), skip = label(p);
@@ -237,6 +330,7 @@ int main(void) {
       cmocka_unit_test(test_if_else),     cmocka_unit_test(test_nested),
       cmocka_unit_test(test_divergent_loop), cmocka_unit_test(test_break),
       cmocka_unit_test(test_early_exit),  cmocka_unit_test(test_call),
+      cmocka_unit_test(test_call_returns), cmocka_unit_test(test_call_in_loop),
       cmocka_unit_test(test_ballot),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
