@@ -29,6 +29,7 @@ struct worker {
   uint64_t seen;                  /* last launch generation this worker ran */
   pthread_t thread;
   struct sg_cta_desc cta;
+  struct sg_findings findings;    /* this launch's, merged into the job's at the end */
 };
 
 /* The launch the workers are running. */
@@ -44,6 +45,7 @@ struct job {
   struct sg_fault fault;
   uint32_t fault_ctaid[3];
   struct sg_stats stats;
+  struct sg_findings findings;
 };
 
 /* Launches are serialised by launch_lock: each one already uses every host
@@ -51,6 +53,7 @@ struct job {
  * thread works as worker 0; workers 1.. are pool threads woken per launch. */
 struct sg_device {
   struct sg_config cfg;
+  bool strict;                    /* SOFTGPU_CHECK=strict */
   _Atomic uint64_t next_addr;
   pthread_mutex_t launch_lock;
   pthread_mutex_t lock;           /* pool state: generation, running, quit, job */
@@ -82,11 +85,30 @@ static uint32_t host_thread_count(const struct sg_config *cfg) {
   return 1;
 }
 
+/* SOFTGPU_CHECK: comma-separated words; "strict" makes every device finding
+ * end the launch. An unknown word is named on stderr and ignored, so a typo
+ * cannot silently turn checking off. */
+static bool check_strict(void) {
+  const char *env = getenv("SOFTGPU_CHECK");
+  bool strict = false;
+  while (env && *env) {
+    size_t n = strcspn(env, ",");
+    if (n == 6 && !strncmp(env, "strict", 6))
+      strict = true;
+    else if (n > 0)
+      fprintf(stderr, "SoftGPU: SOFTGPU_CHECK: unknown check '%.*s' ignored (known: strict)\n",
+              (int)n, env);
+    env += n + (env[n] == ',');
+  }
+  return strict;
+}
+
 enum sg_status sg_device_create(const struct sg_config *cfg, struct sg_device **out) {
   struct sg_device *dev = calloc(1, sizeof *dev);
   if (!dev)
     return SG_ENOMEM;
   dev->cfg = *cfg;
+  dev->strict = check_strict();
   atomic_init(&dev->next_addr, SG_ADDR_GLOBAL);
   dev->num_workers = host_thread_count(cfg);
   dev->workers = calloc(dev->num_workers, sizeof *dev->workers);
@@ -105,6 +127,7 @@ enum sg_status sg_device_create(const struct sg_config *cfg, struct sg_device **
 static void worker_free(struct worker *w) {
   if (w->core)
     sg_core_destroy(w->core);
+  sg_findings_free(&w->findings);
   free(w->local);
   free(w->stack);
   free(w->regions);
@@ -287,7 +310,8 @@ static enum sg_status worker_prepare(struct sg_device *dev, struct worker *w,
   const struct sg_config *cfg = &dev->cfg;
   if (!w->core) {
     struct sg_sim_config sim = {.warp_size = cfg->warp_size,
-                                .watchdog_insns = cfg->watchdog_insns};
+                                .watchdog_insns = cfg->watchdog_insns,
+                                .strict = dev->strict};
     enum sg_status st = sg_core_create(&sim, &w->core);
     if (st != SG_OK)
       return st;
@@ -338,6 +362,7 @@ static void run_ctas(struct sg_device *dev, struct worker *w, struct job *job) {
     return;
   }
   sg_memmap_bind(job->map, w->local, w->stack, w->regions, &mem);
+  sg_findings_clear(&w->findings);
   while (!atomic_load(&job->stop)) {
     uint64_t i = atomic_fetch_add(&job->next_cta, 1);
     if (i >= job->num_ctas)
@@ -349,12 +374,14 @@ static void run_ctas(struct sg_device *dev, struct worker *w, struct job *job) {
     w->cta.stack_size = dev->cfg.stack_per_lane;
     w->cta.core_id = (uint32_t)(i % dev->cfg.cores); /* round-robin, as a GPU's CTA issue */
     struct sg_fault fault = {0};
-    st = sg_core_run_cta(w->core, launch->program->code, &w->cta, &mem, &stats, &fault);
+    st = sg_core_run_cta(w->core, launch->program->code, &w->cta, &mem, &stats, &w->findings,
+                         &fault);
     if (st != SG_OK)
       record_failure(job, st, i, &fault, &w->cta);
   }
   pthread_mutex_lock(&job->lock);
   sg_stats_add(&job->stats, &stats);
+  sg_findings_merge(&job->findings, &w->findings);
   pthread_mutex_unlock(&job->lock);
 }
 
@@ -425,17 +452,15 @@ static void run_job(struct sg_device *dev, struct job *job) {
 
 /* ---- Launch ---------------------------------------------------------------- */
 
-/* "kernel 'vadd' faulted: store of 4 bytes to unmapped address 0x0 by
- * work-item (global 17,0,0; group 1,0,0; local 1,0,0) at PC 0x10234
- * (sw a1, 0(a0))" */
-static void describe_fault(const struct sg_launch *launch, const struct job *job, char *out,
-                           size_t len) {
-  const struct sg_fault *f = &job->fault;
+/* "store of 4 bytes to unmapped address 0x0 by work-item (global 17,0,0;
+ * group 1,0,0; local 1,0,0) at PC 0x10234 (sw a1, 0(a0))" */
+static void describe(const struct sg_launch *launch, const struct sg_fault *f,
+                     const uint32_t ctaid[3], char *out, size_t len) {
   const struct sg_ndrange *nd = &launch->nd;
   const struct sg_program_image *img = launch->program;
   uint64_t gid[3];
   for (int d = 0; d < 3; d++)
-    gid[d] = nd->global_offset[d] + job->fault_ctaid[d] * nd->local_size[d] + f->tid[d];
+    gid[d] = nd->global_offset[d] + ctaid[d] * nd->local_size[d] + f->tid[d];
   char insn[96] = "";
   if (f->pc >= img->ro_base && f->pc - img->ro_base + 4 <= img->ro_size && f->pc % 4 == 0) {
     uint32_t word;
@@ -446,11 +471,51 @@ static void describe_fault(const struct sg_launch *launch, const struct job *job
     snprintf(insn, sizeof insn, " (%s)", sg_disasm(&u, f->pc, text, sizeof text));
   }
   snprintf(out, len,
-           "kernel '%s' faulted: %s by work-item (global %" PRIu64 ",%" PRIu64 ",%" PRIu64
+           "%s by work-item (global %" PRIu64 ",%" PRIu64 ",%" PRIu64
            "; group %u,%u,%u; local %u,%u,%u) at PC 0x%" PRIx64 "%s",
-           launch->kernel->name, f->what[0] ? f->what : "device fault", gid[0], gid[1],
-           gid[2], job->fault_ctaid[0], job->fault_ctaid[1], job->fault_ctaid[2], f->tid[0],
-           f->tid[1], f->tid[2], f->pc, insn);
+           f->what[0] ? f->what : sg_fault_text(f->kind), gid[0], gid[1], gid[2], ctaid[0],
+           ctaid[1], ctaid[2], f->tid[0], f->tid[1], f->tid[2], f->pc, insn);
+}
+
+/* One line per site ("kernel 'k': <finding> by work-item ... at PC ...; 37
+ * times"), the first SG_REPORT_MAX_SITES of them, then how many more. */
+static char *report_findings(const struct sg_launch *launch, struct sg_findings *f,
+                             uint64_t *total) {
+  *total = f->lost;
+  if (!f->count && !f->lost)
+    return NULL;
+  sg_findings_sort(f);
+  char *text = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&text, &len);
+  if (!out)
+    return NULL;
+  uint64_t more = f->lost;
+  for (uint32_t i = 0; i < f->count; i++) {
+    const struct sg_finding_site *site = &f->site[i];
+    *total += site->count;
+    if (i >= SG_REPORT_MAX_SITES) {
+      more += site->count;
+      continue;
+    }
+    char line[512];
+    describe(launch, &site->first, site->ctaid, line, sizeof line);
+    fprintf(out, "kernel '%s': %s", launch->kernel->name, line);
+    if (site->count > 1)
+      fprintf(out, "; %" PRIu64 " times", site->count);
+    fputc('\n', out);
+  }
+  if (more)
+    fprintf(out, "kernel '%s': %" PRIu64 " more findings at %u more sites not shown\n",
+            launch->kernel->name, more,
+            f->count > SG_REPORT_MAX_SITES ? f->count - SG_REPORT_MAX_SITES : 0);
+  fclose(out);
+  return text;
+}
+
+void sg_launch_result_free(struct sg_launch_result *result) {
+  free(result->report);
+  result->report = NULL;
 }
 
 enum sg_status sg_device_launch(struct sg_device *dev, const struct sg_launch *launch,
@@ -490,6 +555,8 @@ enum sg_status sg_device_launch(struct sg_device *dev, const struct sg_launch *l
   free(params);
 
   result->stats = job.stats;
+  result->report = report_findings(launch, &job.findings, &result->findings);
+  sg_findings_free(&job.findings);
   if (pb) {
     struct sg_printf_header h;
     memcpy(&h, pb->host, sizeof h);
@@ -500,7 +567,9 @@ enum sg_status sg_device_launch(struct sg_device *dev, const struct sg_launch *l
   if (job.status == SG_EFAULT) {
     result->fault = job.fault;
     memcpy(result->fault_ctaid, job.fault_ctaid, sizeof result->fault_ctaid);
-    describe_fault(launch, &job, msg, msglen);
+    char what[sizeof result->message - 64];
+    describe(launch, &job.fault, job.fault_ctaid, what, sizeof what);
+    snprintf(msg, msglen, "kernel '%s' faulted: %s", launch->kernel->name, what);
   } else if (job.status == SG_ENOMEM) {
     snprintf(msg, msglen, "out of host memory running kernel '%s'", launch->kernel->name);
   } else if (job.status != SG_OK) {

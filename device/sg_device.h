@@ -21,7 +21,9 @@ struct sg_config {
  * from a preset with "preset=NAME"). Unknown keys, bad values and
  * inconsistent settings give SG_EINVAL with a message in err. */
 enum sg_status sg_config_load(struct sg_config *cfg, const char *spec, char *err, size_t errlen);
-/* The spec from the environment: SOFTGPU_CONFIG. */
+/* The spec from the environment: SOFTGPU_CONFIG. SOFTGPU_CHECK (a
+ * comma-separated list; today: "strict", every device finding ends the
+ * launch) is read by sg_device_create. */
 enum sg_status sg_config_from_env(struct sg_config *cfg, char *err, size_t errlen);
 void sg_config_print(const struct sg_config *cfg, FILE *out); /* key=value lines */
 void sg_config_help(FILE *out); /* every key with its help and default, the presets */
@@ -94,6 +96,12 @@ struct sg_launch_result {
   struct sg_fault fault;             /* kind != SG_FAULT_NONE when SG_EFAULT */
   uint32_t fault_ctaid[3];
   char message[512];                 /* one clear sentence on failure */
+  /* Findings that did not end the launch (DESIGN.md section 4): one line
+   * per site, with the work-item and how often, at most
+   * SG_REPORT_MAX_SITES lines and a summary of the rest; malloc'd, NULL
+   * when there are none. Free with sg_launch_result_free. */
+  char *report;
+  uint64_t findings;                 /* occurrences in all */
   uint64_t printf_used;              /* bytes of whole records after the printf header */
   uint64_t printf_dropped;           /* printf calls that found the buffer full */
 };
@@ -107,10 +115,12 @@ uint64_t sg_device_local_mem_size(const struct sg_kernel_info *kernel,
 /* Runs the whole ND-range; blocks until done. CTAs run on all host threads
  * (config host_threads, else SOFTGPU_THREADS, else all cores); the calling
  * thread is one of them. Launches on one device from several threads are
- * serialised (each already uses every host thread). The first fault stops
- * the launch: SG_EFAULT with result->message naming the kernel, work-item
- * (global, group and local ids), PC and instruction; the fault reported is
- * the one of the lowest-numbered faulting CTA. SG_ERESOURCES when local
+ * serialised (each already uses every host thread). Device findings follow
+ * the rule of sg_fault.def: survivable ones are collected in result->report
+ * and the launch goes on; the first fatal one (any one under SOFTGPU_CHECK=
+ * strict) stops the launch: SG_EFAULT with result->message naming the
+ * kernel, work-item (global, group and local ids), PC and instruction; the
+ * fault reported is the one of the lowest-numbered faulting CTA. SG_ERESOURCES when local
  * memory or the private stack does not fit, SG_EINVAL for a bad ND-range or
  * argument (e.g. a work-group over sg_config_max_work_group_size), SG_ENOMEM;
  * each with result->message. __local arguments are placed after the static
@@ -118,6 +128,8 @@ uint64_t sg_device_local_mem_size(const struct sg_kernel_info *kernel,
  * argument's 8-byte slot at its offset. */
 enum sg_status sg_device_launch(struct sg_device *dev, const struct sg_launch *launch,
                                 struct sg_launch_result *result);
+void sg_launch_result_free(struct sg_launch_result *result);
+#define SG_REPORT_MAX_SITES 20
 
 /* ---- Launch memory map (used by sg_device_launch; exposed for tests) --- */
 

@@ -22,7 +22,8 @@ static bool is_buffer_arg(const struct sg_launch *launch, uint32_t i) {
 
 /* Adds the bound buffers, merging bindings of the same memory: an argument
  * repeated, or a sub-buffer next to its parent (same host offset). The
- * merged region is writable if any binding is. */
+ * merged region is writable if any binding is. Stores to a buffer that is
+ * read-only in every binding land, but are findings (SG_PERM_STORE_REPORTED). */
 static enum sg_status add_buffers(const struct sg_launch *launch, struct sg_launch_memmap *m,
                                   char *err, size_t errlen) {
   uint32_t first = m->count;
@@ -38,7 +39,7 @@ static enum sg_status add_buffers(const struct sg_launch *launch, struct sg_laun
     uint32_t k = m->count++;
     snprintf(m->names[k - first], sizeof m->names[0], "buffer arg %u", i);
     m->regions[k] = (struct sg_region){.base = b->addr, .size = b->size, .host = b->host,
-                                       .perm = b->read_only ? SG_PERM_R
+                                       .perm = b->read_only ? SG_PERM_R | SG_PERM_STORE_REPORTED
                                                             : SG_PERM_R | SG_PERM_W,
                                        .name = m->names[k - first]};
   }
@@ -56,6 +57,8 @@ static enum sg_status add_buffers(const struct sg_launch *launch, struct sg_laun
       if (end > prev->base + prev->size)
         prev->size = end - prev->base;
       prev->perm |= r->perm;
+      if (prev->perm & SG_PERM_W) /* writable through some binding: no finding */
+        prev->perm &= ~(uint32_t)SG_PERM_STORE_REPORTED;
       continue;
     }
     m->regions[out++] = *r;
@@ -90,7 +93,8 @@ enum sg_status sg_memmap_build(const struct sg_launch *launch, uint8_t *params,
     snprintf(err, errlen, "out of memory building the memory map");
     goto fail;
   }
-  add(&m, img->ro_base, img->ro_size, img->ro, SG_PERM_R | SG_PERM_X, "program code");
+  add(&m, img->ro_base, img->ro_size, img->ro, SG_PERM_R | SG_PERM_X,
+      "program code and constants");
   add(&m, img->rw_base, img->rw_size, img->rw, SG_PERM_R | SG_PERM_W, "program data");
   add(&m, SG_ADDR_PARAMS, params_size, params, SG_PERM_R, "parameters");
   if (launch->printf_buffer)
@@ -98,7 +102,8 @@ enum sg_status sg_memmap_build(const struct sg_launch *launch, uint8_t *params,
         launch->printf_buffer->host, SG_PERM_R | SG_PERM_W, "printf buffer");
   /* Local window and stacks: storage per worker, bound by sg_memmap_bind. */
   add(&m, SG_ADDR_LOCAL, local_size, NULL, SG_PERM_R | SG_PERM_W, "local memory");
-  add(&m, SG_ADDR_STACK, stack_size, NULL, SG_PERM_R | SG_PERM_W, "private stack");
+  add(&m, SG_ADDR_STACK, stack_size, NULL, SG_PERM_R | SG_PERM_W | SG_PERM_PRIVATE,
+      "private stack");
   st = add_buffers(launch, &m, err, errlen);
   if (st != SG_OK)
     goto fail;

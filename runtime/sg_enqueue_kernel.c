@@ -239,12 +239,24 @@ static void launch_free(struct sg_command *cmd) {
   free(c);
 }
 
-/* A fault is the application's bug, not SoftGPU's: one message on stderr (and
- * to the context's callback), and the event fails. */
+/* Faults and findings are the application's bug, not SoftGPU's: one line
+ * each on stderr and to the context's callback. */
 static void report_failure(cl_context ctx, const char *message) {
   fprintf(stderr, "SoftGPU: %s\n", message);
   if (ctx->notify)
     ctx->notify(message, NULL, 0, ctx->notify_data);
+}
+
+/* The findings of a launch that went on (sg_launch_result.report), a line
+ * at a time; the event still completes. */
+static void report_findings(cl_context ctx, char *report) {
+  for (char *line = report; line && *line;) {
+    size_t n = strcspn(line, "\n");
+    bool more = line[n] != 0;
+    line[n] = 0;
+    report_failure(ctx, line);
+    line += n + more;
+  }
 }
 
 /* A kernel that calls printf gets a buffer of CL_DEVICE_PRINTF_BUFFER_SIZE
@@ -281,6 +293,8 @@ static cl_int launch_run(struct sg_command *cmd) {
   cl_ulong t0 = sg_now_ns();
   enum sg_status st = launch_with_printf(c, &res);
   sg_stats_report(c->kernel->info->name, &c->launch.nd, &res.stats, sg_now_ns() - t0, st);
+  report_findings(c->kernel->program->context, res.report);
+  sg_launch_result_free(&res);
   if (st == SG_OK)
     return CL_SUCCESS;
   if (!res.message[0])

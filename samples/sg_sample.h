@@ -48,17 +48,24 @@ static inline cl_platform_id sg_sample_pick_platform(const char *want, char *nam
   exit(2);
 }
 
-static inline void sg_sample_init(struct sg_sample *s) {
+/* The context's notify callback (NULL: none) receives what the platform
+ * reports about the context (SoftGPU: device faults and findings). */
+typedef void(CL_CALLBACK *sg_sample_notify)(const char *, const void *, size_t, void *);
+
+static inline void sg_sample_init_notify(struct sg_sample *s, sg_sample_notify notify,
+                                         void *data) {
   cl_int err;
   memset(s, 0, sizeof(*s));
   s->platform = sg_sample_pick_platform(getenv("SOFTGPU_SAMPLE_PLATFORM"), s->platform_name,
                                         sizeof(s->platform_name));
   SG_CL(clGetDeviceIDs(s->platform, CL_DEVICE_TYPE_ALL, 1, &s->device, NULL));
-  s->context = clCreateContext(NULL, 1, &s->device, NULL, NULL, &err);
+  s->context = clCreateContext(NULL, 1, &s->device, notify, data, &err);
   SG_CL(err);
   s->queue = clCreateCommandQueue(s->context, s->device, CL_QUEUE_PROFILING_ENABLE, &err);
   SG_CL(err);
 }
+
+static inline void sg_sample_init(struct sg_sample *s) { sg_sample_init_notify(s, NULL, NULL); }
 
 static inline int sg_sample_is_softgpu(const struct sg_sample *s) {
   return strstr(s->platform_name, "SoftGPU") != NULL;

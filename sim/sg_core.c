@@ -74,9 +74,9 @@ static void warp_init(struct sg_core *c, struct sg_warp *w, uint32_t id) {
   c->reconv->init(&w->stack, d->entry_pc, w->lanes);
 }
 
-void sg_core_fault(struct sg_core *c, const struct sg_warp *w, enum sg_fault_kind kind,
-                   uint64_t pc, unsigned lane, uint64_t addr, uint32_t size, const char *fmt, ...) {
-  struct sg_fault *f = c->fault;
+static void fill(struct sg_core *c, const struct sg_warp *w, struct sg_fault *f,
+                 enum sg_fault_kind kind, uint64_t pc, unsigned lane, uint64_t addr,
+                 uint32_t size, const char *fmt, va_list ap) {
   unsigned ws = c->cfg.warp_size;
   const struct sg_cta_desc *d = c->cta;
   if (lane >= ws) { /* not lane-specific: name the first active lane */
@@ -95,10 +95,41 @@ void sg_core_fault(struct sg_core *c, const struct sg_warp *w, enum sg_fault_kin
   f->tid[0] = t % d->ntid[0];
   f->tid[1] = t / d->ntid[0] % d->ntid[1];
   f->tid[2] = t / d->ntid[0] / d->ntid[1];
+  vsnprintf(f->what, sizeof(f->what), fmt, ap);
+}
+
+void sg_core_fault(struct sg_core *c, const struct sg_warp *w, enum sg_fault_kind kind,
+                   uint64_t pc, unsigned lane, uint64_t addr, uint32_t size, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(f->what, sizeof(f->what), fmt, ap);
+  fill(c, w, c->fault, kind, pc, lane, addr, size, fmt, ap);
   va_end(ap);
+}
+
+bool sg_core_report(struct sg_core *c, const struct sg_warp *w, enum sg_fault_kind kind,
+                    uint64_t pc, unsigned lane, uint64_t addr, uint32_t size, const char *fmt,
+                    ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  bool go_on = c->findings && !c->cfg.strict && !sg_fault_fatal(kind);
+  struct sg_finding_site *s = go_on ? sg_findings_site(c->findings, kind, pc) : NULL;
+  uint32_t t = w->id * c->cfg.warp_size + (lane < c->cfg.warp_size ? lane : 0);
+  if (!go_on) {
+    fill(c, w, c->fault, kind, pc, lane, addr, size, fmt, ap);
+  } else if (!s) {
+    c->findings->lost++;
+  } else {
+    /* Described once, for the site's first work-item: formatting every
+     * occurrence of a kernel that faults a million times would dominate. */
+    if (c->cta_index < s->cta || (c->cta_index == s->cta && t < s->first.thread)) {
+      fill(c, w, &s->first, kind, pc, lane, addr, size, fmt, ap);
+      s->cta = c->cta_index;
+      memcpy(s->ctaid, c->cta->ctaid, sizeof s->ctaid);
+    }
+    s->count++;
+  }
+  va_end(ap);
+  return go_on;
 }
 
 static bool cta_valid(const struct sg_core *c, const struct sg_cta_desc *d) {
@@ -110,26 +141,72 @@ static bool cta_valid(const struct sg_core *c, const struct sg_cta_desc *d) {
          (d->num_threads + ws - 1) / ws == d->num_warps && (d->stack_size & 15) == 0;
 }
 
-/* Releases the barrier when every unfinished warp waits at it; returns
- * whether any warp can still run. */
-static bool barrier_check(struct sg_core *c, uint32_t nw) {
-  uint32_t waiting = 0, ready = 0;
+/* The lowest thread of the CTA that exited (lanes of finished warps
+ * included), as warp and lane; false when none has. */
+static bool first_exited(const struct sg_core *c, uint32_t nw, uint32_t *warp, unsigned *lane) {
   for (uint32_t i = 0; i < nw; i++) {
-    waiting += c->warps[i]->state == SG_WARP_BARRIER;
-    ready += c->warps[i]->state == SG_WARP_READY;
+    const struct sg_warp *w = c->warps[i];
+    if (w->exited & w->lanes) {
+      *warp = i;
+      *lane = (unsigned)__builtin_ctzll(w->exited & w->lanes);
+      return true;
+    }
   }
-  if (ready || !waiting)
-    return ready != 0;
-  for (uint32_t i = 0; i < nw; i++)
-    if (c->warps[i]->state == SG_WARP_BARRIER)
-      c->warps[i]->state = SG_WARP_READY;
+  return false;
+}
+
+/* Every unfinished warp waits at a barrier: checks that they all wait at
+ * the same one and that no work-item left before it (both survivable
+ * findings: exited work-items count as arrived, as on GPUs), then releases
+ * it. False when a finding ends the CTA. */
+static bool barrier_release(struct sg_core *c, uint32_t nw) {
+  const struct sg_warp *lead = NULL;
+  for (uint32_t i = 0; i < nw; i++) {
+    const struct sg_warp *w = c->warps[i];
+    if (w->state != SG_WARP_BARRIER)
+      continue;
+    if (!lead) {
+      lead = w;
+    } else if (w->barrier_pc != lead->barrier_pc &&
+               !sg_core_report(c, lead, SG_FAULT_BARRIER_MISMATCH, lead->barrier_pc, 64, 0, 0,
+                               "warps released together from different barriers: warp %u "
+                               "from this one, warp %u from the one at PC 0x%llx",
+                               lead->id, w->id, (unsigned long long)w->barrier_pc)) {
+      return false;
+    }
+  }
+  uint32_t ew;
+  unsigned el;
+  if (first_exited(c, nw, &ew, &el) &&
+      !sg_core_report(c, c->warps[ew], SG_FAULT_BARRIER_EXITED, lead->barrier_pc, el, 0, 0,
+                      "returned before the barrier the rest of its work-group waited at "
+                      "(undefined; it counts as arrived)"))
+    return false;
+  for (uint32_t i = 0; i < nw; i++) {
+    struct sg_warp *w = c->warps[i];
+    if (w->state == SG_WARP_BARRIER) {
+      w->state = SG_WARP_READY;
+      c->reconv->release(&w->stack);
+    }
+  }
   c->stats.barriers++;
   return true;
 }
 
+/* Runs the warps round-robin until all are done; a barrier is released
+ * when no warp can run and some wait at it. */
 static enum sg_status run(struct sg_core *c, uint32_t nw) {
   uint64_t limit = c->cfg.watchdog_insns ? c->cfg.watchdog_insns : UINT64_MAX;
-  while (barrier_check(c, nw)) {
+  for (;;) {
+    uint32_t ready = 0, waiting = 0;
+    for (uint32_t i = 0; i < nw; i++) {
+      ready += c->warps[i]->state == SG_WARP_READY;
+      waiting += c->warps[i]->state == SG_WARP_BARRIER;
+    }
+    if (!ready && !waiting)
+      return SG_OK;
+    if (!ready && !barrier_release(c, nw))
+      return SG_EFAULT;
     for (uint32_t i = 0; i < nw; i++) {
       struct sg_warp *w = c->warps[i];
       if (w->state != SG_WARP_READY)
@@ -147,12 +224,12 @@ static enum sg_status run(struct sg_core *c, uint32_t nw) {
         return SG_EFAULT;
     }
   }
-  return SG_OK;
 }
 
 enum sg_status sg_core_run_cta(struct sg_core *c, const struct sg_code *code,
                                const struct sg_cta_desc *cta, const struct sg_memmap *mem,
-                               struct sg_stats *stats, struct sg_fault *fault) {
+                               struct sg_stats *stats, struct sg_findings *findings,
+                               struct sg_fault *fault) {
   static const struct sg_region none;
   if (!c || !code || !cta || !mem || !stats || !fault || !cta_valid(c, cta))
     return SG_EINVAL;
@@ -166,6 +243,9 @@ enum sg_status sg_core_run_cta(struct sg_core *c, const struct sg_code *code,
   c->mem = mem;
   c->last = &none;
   c->fault = fault;
+  c->findings = findings;
+  c->cta_index = cta->ctaid[0] + (uint64_t)cta->nctaid[0] *
+                                     (cta->ctaid[1] + (uint64_t)cta->nctaid[1] * cta->ctaid[2]);
   c->insns = 0;
   for (uint32_t i = 0; i < cta->num_warps; i++)
     warp_init(c, c->warps[i], i);

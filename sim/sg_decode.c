@@ -171,6 +171,15 @@ enum sg_status sg_code_create(const uint32_t *words, size_t nwords, uint64_t bas
     }
     c->reconv[(r->branch_pc - base) / 4] = r->reconv_pc;
   }
+  /* Paths that would rejoin only to execute sg.exit (a kernel's early
+   * return, inlined into its entry wrapper) do not wait for each other:
+   * waiting lanes that are about to exit would hold up a barrier that
+   * the other lanes reach (they count as arrived once they exit). */
+  for (size_t i = 0; i < nwords; i++) {
+    uint64_t r = c->reconv[i];
+    if (r != SG_RECONV_EXIT && in_code(c, r) && c->uops[(r - base) / 4].op == SG_OP_SG_EXIT)
+      c->reconv[i] = SG_RECONV_EXIT;
+  }
   *out = c;
   return SG_OK;
 }

@@ -8,6 +8,7 @@
 #include "sg_sim_impl.h"
 
 #include <math.h>
+#include <stdio.h>
 
 /* ---- Memory: translate through the memory map ------------------------- */
 
@@ -42,11 +43,20 @@ static inline uint8_t *xlate(struct sg_core *c, uint64_t a, uint64_t size, uint3
   return (r->perm & perm) == perm ? r->host + (a - r->base) : NULL;
 }
 
+/* Is [a, a+size) inside the private stack slot of lane `lane`? */
+static inline bool own_slot(const struct sg_core *c, const struct sg_warp *w, unsigned lane,
+                            uint64_t a, unsigned size) {
+  uint64_t slot = c->cta->stack_base + (uint64_t)(w->id * c->cfg.warp_size + lane) *
+                                           c->cta->stack_size;
+  return a - slot < c->cta->stack_size && c->cta->stack_size - (a - slot) >= size;
+}
+
 /* The usual (coalesced) case: the active lanes' addresses lie in one region,
  * so one check covers the warp. Returns the host pointer of the lowest
- * address (*lo), or NULL to translate (and fault) lane by lane. */
-static inline uint8_t *xlate_span(struct sg_core *c, const uint64_t *base, int64_t imm,
-                                  uint64_t mask, unsigned size, uint32_t perm, uint64_t *lo) {
+ * address (*lo), or NULL to go lane by lane (access_lane). */
+static inline uint8_t *xlate_span(struct sg_core *c, const struct sg_warp *w,
+                                  const uint64_t *base, int64_t imm, uint64_t mask,
+                                  unsigned size, uint32_t perm, uint64_t *lo) {
   uint64_t min = UINT64_MAX, max = 0;
   unsigned ws = c->cfg.warp_size;
   if (mask == (ws == 64 ? ~0ull : (1ull << ws) - 1)) /* a loop the compiler vectorises */
@@ -64,34 +74,83 @@ static inline uint8_t *xlate_span(struct sg_core *c, const uint64_t *base, int64
   *lo = min;
   if (max - min > UINT32_MAX) /* far apart: not one region anyway */
     return NULL;
-  return xlate(c, min, max - min + size, perm);
+  uint8_t *h = xlate(c, min, max - min + size, perm);
+  if (h && __builtin_expect(c->last->perm & SG_PERM_PRIVATE, 0))
+    for (uint64_t m = mask; m; m &= m - 1)
+      if (!own_slot(c, w, (unsigned)__builtin_ctzll(m), base[__builtin_ctzll(m)] + imm, size))
+        return NULL;
+  return h;
 }
 
-static void mem_fault(struct sg_core *c, const struct sg_warp *w, uint64_t pc, unsigned lane,
-                      uint64_t a, unsigned size, uint32_t perm, const char *what) {
+/* " (12 bytes past the end of buffer arg 1, 256 bytes)": where an unmapped
+ * address lies relative to the mapping below it. */
+static void locate(const struct sg_core *c, uint64_t a, char *buf, size_t len) {
   const struct sg_region *r = find_region(c->mem, a);
-  bool mapped = covers(r, a, size);
-  enum sg_fault_kind k = !mapped ? SG_FAULT_UNMAPPED
-                         : (perm & SG_PERM_W) && !(r->perm & SG_PERM_W) ? SG_FAULT_READ_ONLY
-                                                                         : SG_FAULT_UNMAPPED;
-  sg_core_fault(c, w, k, pc, lane, a, size, "%s of %u bytes to %s address 0x%llx%s%s%s", what,
-                size, !mapped ? "unmapped" : k == SG_FAULT_READ_ONLY ? "read-only" : "unreadable",
-                (unsigned long long)a, mapped ? " (" : "", mapped && r->name ? r->name : "",
-                mapped ? ")" : "");
+  if (a < 0x1000)
+    snprintf(buf, len, " (the null page)");
+  else if (r->size && a >= r->base + r->size && a - (r->base + r->size) < (1ull << 20))
+    snprintf(buf, len, " (%llu bytes past the end of %s, %llu bytes)",
+             (unsigned long long)(a - (r->base + r->size)), r->name ? r->name : "a mapping",
+             (unsigned long long)r->size);
+  else
+    buf[0] = 0;
 }
 
-/* AMO / LR / SC address: aligned, mapped, readable and writable. */
+/* One lane's access when the warp's fast check failed: translates it and
+ * reports whatever is wrong under the diagnostics rule (sg_fault.def).
+ * Returns the host pointer to use, or NULL to skip the access (a load then
+ * reads zero); *stop is set when the CTA must end. */
+static uint8_t *access_lane(struct sg_core *c, const struct sg_warp *w, uint64_t pc,
+                            unsigned lane, uint64_t a, unsigned size, uint32_t perm,
+                            const char *what, bool *stop) {
+  const struct sg_cta_desc *d = c->cta;
+  const struct sg_region *r = find_region(c->mem, a);
+  uint64_t stack_end = d->stack_base + (uint64_t)d->num_threads * d->stack_size;
+  char where[96];
+  bool go_on;
+  if (covers(r, a, size) && (r->perm & SG_PERM_PRIVATE) && !own_slot(c, w, lane, a, size)) {
+    go_on = sg_core_report(c, w, SG_FAULT_STACK_OVERFLOW, pc, lane, a, size,
+                           "%s of %u bytes at 0x%llx outside the work-item's private stack "
+                           "(another work-item's stack)",
+                           what, size, (unsigned long long)a);
+  } else if (covers(r, a, size)) {
+    uint8_t *h = r->host + (a - r->base);
+    if ((r->perm & perm) == perm)
+      return h;
+    bool lands = (perm & SG_PERM_W) && (r->perm & SG_PERM_STORE_REPORTED);
+    go_on = sg_core_report(c, w, lands ? SG_FAULT_READ_ONLY_BUFFER : SG_FAULT_READ_ONLY, pc,
+                           lane, a, size, "%s of %u bytes to %s at 0x%llx (%s)", what, size,
+                           lands ? "a read-only buffer" : "read-only memory",
+                           (unsigned long long)a, r->name ? r->name : "?");
+    if (lands && go_on)
+      return h;
+  } else if (a + size > d->stack_base - d->stack_size && a < stack_end + d->stack_size) {
+    go_on = sg_core_report(c, w, SG_FAULT_STACK_OVERFLOW, pc, lane, a, size,
+                           "%s of %u bytes at 0x%llx %s the private stacks", what, size,
+                           (unsigned long long)a, a < d->stack_base ? "below" : "above");
+  } else {
+    locate(c, a, where, sizeof where);
+    go_on = sg_core_report(c, w, SG_FAULT_UNMAPPED, pc, lane, a, size,
+                           "%s of %u bytes at unmapped address 0x%llx%s", what, size,
+                           (unsigned long long)a, where);
+  }
+  *stop = !go_on;
+  return NULL;
+}
+
+/* AMO / LR / SC address: aligned (else fatal), mapped, readable and writable. */
 static void *amo_ptr(struct sg_core *c, const struct sg_warp *w, uint64_t pc, unsigned lane,
-                     uint64_t a, unsigned size) {
+                     uint64_t a, unsigned size, bool *stop) {
   if (a & (size - 1)) {
-    sg_core_fault(c, w, SG_FAULT_MISALIGNED, pc, lane, a, size,
-                  "misaligned %u-byte atomic at address 0x%llx", size, (unsigned long long)a);
+    *stop = !sg_core_report(c, w, SG_FAULT_MISALIGNED, pc, lane, a, size,
+                            "misaligned %u-byte atomic at address 0x%llx", size,
+                            (unsigned long long)a);
     return NULL;
   }
-  void *p = xlate(c, a, size, SG_PERM_R | SG_PERM_W);
-  if (!p)
-    mem_fault(c, w, pc, lane, a, size, SG_PERM_R | SG_PERM_W, "atomic");
-  return p;
+  uint8_t *h = xlate(c, a, size, SG_PERM_R | SG_PERM_W);
+  if (h && (!(c->last->perm & SG_PERM_PRIVATE) || own_slot(c, w, lane, a, size)))
+    return h;
+  return access_lane(c, w, pc, lane, a, size, SG_PERM_R | SG_PERM_W, "atomic", stop);
 }
 
 #define AMO_MINMAX(NAME, T, ST)                                                     \
@@ -105,6 +164,12 @@ static void *amo_ptr(struct sg_core *c, const struct sg_warp *w, uint64_t pc, un
   }
 AMO_MINMAX(amo_minmax32, uint32_t, int32_t)
 AMO_MINMAX(amo_minmax64, uint64_t, int64_t)
+
+/* Is the instruction at pc sg.exit? */
+static inline bool exits_at(const struct sg_code *code, uint64_t pc) {
+  uint64_t idx = (pc - code->base) / 4;
+  return pc >= code->base && idx < code->n && code->uops[idx].op == SG_OP_SG_EXIT;
+}
 
 /* ---- CSRs -------------------------------------------------------------- */
 
@@ -139,6 +204,11 @@ static bool csr_exec(struct sg_core *c, struct sg_warp *w, const struct sg_uop *
                      uint64_t pc, uint64_t now) {
   unsigned csr = (unsigned)u->imm, kind = u->raw >> 12 & 3; /* 1 rw, 2 rs, 3 rc */
   bool write = kind == 1 || u->rs1 != 0, fp = csr >= 1 && csr <= 3;
+  if (u->raw == SG_UNIMP) {
+    sg_core_fault(c, w, SG_FAULT_TRAP, pc, 64, 0, 0,
+                  "trap (unimp: __builtin_trap, or code the compiler proved unreachable)");
+    return false;
+  }
   if (!sg_csr_name(csr) || (write && !fp)) {
     sg_core_fault(c, w, SG_FAULT_ILLEGAL_INSN, pc, 64, 0, 0, "%s of CSR 0x%x",
                   sg_csr_name(csr) ? "write to read-only" : "access to unknown", csr);
@@ -243,10 +313,12 @@ static double sfu64(unsigned fn, double a, double b) {
     }                                                                     \
   } while (0)
 
+/* Loads and stores: one check for the warp, else lane by lane; a lane whose
+ * access is a survivable finding reads zero or stores nothing. */
 #define LOAD(T, ext)                                                      \
   do {                                                                    \
     uint64_t lo_;                                                         \
-    const uint8_t *h_ = xlate_span(c, x1, imm, mask, sizeof(T), SG_PERM_R, &lo_); \
+    const uint8_t *h_ = xlate_span(c, w, x1, imm, mask, sizeof(T), SG_PERM_R, &lo_); \
     if (h_)                                                               \
       FOR_LANES(l) {                                                      \
         T v_;                                                             \
@@ -255,21 +327,21 @@ static double sfu64(unsigned fn, double a, double b) {
       }                                                                   \
     else                                                                  \
       FOR_LANES(l) {                                                      \
-        uint64_t a_ = x1[l] + imm;                                        \
-        const uint8_t *p_ = xlate(c, a_, sizeof(T), SG_PERM_R);           \
-        T v_;                                                             \
-        if (!p_) {                                                        \
-          mem_fault(c, w, pc, l, a_, sizeof(T), SG_PERM_R, "load");       \
+        bool stop_ = false;                                               \
+        const uint8_t *p_ =                                               \
+            access_lane(c, w, pc, l, x1[l] + imm, sizeof(T), SG_PERM_R, "load", &stop_); \
+        T v_ = 0;                                                         \
+        if (stop_)                                                        \
           FAULT();                                                        \
-        }                                                                 \
-        memcpy(&v_, p_, sizeof v_);                                       \
+        if (p_)                                                           \
+          memcpy(&v_, p_, sizeof v_);                                     \
         ext;                                                              \
       }                                                                   \
   } while (0)
 #define STORE(T, val)                                                     \
   do {                                                                    \
     uint64_t lo_;                                                         \
-    uint8_t *h_ = xlate_span(c, x1, imm, mask, sizeof(T), SG_PERM_W, &lo_); \
+    uint8_t *h_ = xlate_span(c, w, x1, imm, mask, sizeof(T), SG_PERM_W, &lo_); \
     if (h_)                                                               \
       FOR_LANES(l) {                                                      \
         T v_ = (T)(val);                                                  \
@@ -277,45 +349,54 @@ static double sfu64(unsigned fn, double a, double b) {
       }                                                                   \
     else                                                                  \
       FOR_LANES(l) {                                                      \
-        uint64_t a_ = x1[l] + imm;                                        \
-        uint8_t *p_ = xlate(c, a_, sizeof(T), SG_PERM_W);                 \
+        bool stop_ = false;                                               \
+        uint8_t *p_ =                                                     \
+            access_lane(c, w, pc, l, x1[l] + imm, sizeof(T), SG_PERM_W, "store", &stop_); \
         T v_ = (T)(val);                                                  \
-        if (!p_) {                                                        \
-          mem_fault(c, w, pc, l, a_, sizeof(T), SG_PERM_W, "store");      \
+        if (stop_)                                                        \
           FAULT();                                                        \
-        }                                                                 \
-        memcpy(p_, &v_, sizeof v_);                                       \
+        if (p_)                                                           \
+          memcpy(p_, &v_, sizeof v_);                                     \
       }                                                                   \
   } while (0)
-/* AMO: rd = old value (sign-extended for .w), memory = f(old, rs2). */
+/* AMO: rd = old value (sign-extended for .w), memory = f(old, rs2); a
+ * skipped lane reads zero. */
 #define AMO(T, ...)                                                       \
   FOR_LANES(l) {                                                          \
-    T *p_ = amo_ptr(c, w, pc, l, x1[l], sizeof(T));                       \
-    T s_ = (T)x2[l];                                                      \
-    if (!p_)                                                              \
+    bool stop_ = false;                                                   \
+    T *p_ = amo_ptr(c, w, pc, l, x1[l], sizeof(T), &stop_);               \
+    T s_ = (T)x2[l], o_ = 0;                                              \
+    if (stop_)                                                            \
       FAULT();                                                            \
-    T o_ = (__VA_ARGS__);                                                 \
+    if (p_)                                                               \
+      o_ = (__VA_ARGS__);                                                 \
     xd[l] = sizeof(T) == 4 ? SX32(o_) : (uint64_t)o_;                     \
   }
 #define AMO_W(fn) AMO(uint32_t, fn(p_, s_, __ATOMIC_SEQ_CST))
 #define AMO_D(fn) AMO(uint64_t, fn(p_, s_, __ATOMIC_SEQ_CST))
 #define LR(T)                                                             \
   FOR_LANES(l) {                                                          \
-    T *p_ = amo_ptr(c, w, pc, l, x1[l], sizeof(T));                       \
-    if (!p_)                                                              \
+    bool stop_ = false;                                                   \
+    T *p_ = amo_ptr(c, w, pc, l, x1[l], sizeof(T), &stop_);               \
+    T v_ = 0;                                                             \
+    if (stop_)                                                            \
       FAULT();                                                            \
-    T v_ = __atomic_load_n(p_, __ATOMIC_SEQ_CST);                         \
-    w->lr_addr[l] = x1[l], w->lr_val[l] = v_, w->lr_valid |= 1ull << l;   \
+    if (p_)                                                               \
+      v_ = __atomic_load_n(p_, __ATOMIC_SEQ_CST);                         \
+    w->lr_addr[l] = x1[l], w->lr_val[l] = v_;                             \
+    w->lr_valid = (w->lr_valid & ~(1ull << l)) | (uint64_t)(p_ != NULL) << l; \
     xd[l] = sizeof(T) == 4 ? SX32(v_) : (uint64_t)v_;                     \
   }
-/* SC: compare-and-swap against the value the lane's LR read. */
+/* SC: compare-and-swap against the value the lane's LR read; a skipped
+ * lane fails. */
 #define SC(T)                                                             \
   FOR_LANES(l) {                                                          \
-    T *p_ = amo_ptr(c, w, pc, l, x1[l], sizeof(T));                       \
+    bool stop_ = false;                                                   \
+    T *p_ = amo_ptr(c, w, pc, l, x1[l], sizeof(T), &stop_);               \
     T e_ = (T)w->lr_val[l];                                               \
-    if (!p_)                                                              \
+    if (stop_)                                                            \
       FAULT();                                                            \
-    bool ok_ = (w->lr_valid >> l & 1) && w->lr_addr[l] == x1[l] &&        \
+    bool ok_ = p_ && (w->lr_valid >> l & 1) && w->lr_addr[l] == x1[l] &&  \
                __atomic_compare_exchange_n(p_, &e_, (T)x2[l], false,      \
                                            __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
     w->lr_valid &= ~(1ull << l);                                          \
@@ -423,7 +504,10 @@ reload:
         frame++; /* a call */
       } else if (sg_uop_flow(u) == SG_FLOW_RETURN) {
         frame--;
-        if (rpc == SG_RECONV_RETURN && frame == rframe) { /* left the diverging function */
+        /* Left the diverging function: wait for the siblings there, unless
+         * all that is left is sg.exit (a kernel's early return) - waiting
+         * would only hold lanes that are about to exit from a barrier. */
+        if (rpc == SG_RECONV_RETURN && frame == rframe && !exits_at(code, t)) {
           top->frame = frame;
           c->reconv->returned(stk, t);
           goto reload;
@@ -479,7 +563,10 @@ reload:
     vmcase(FENCE)  /* order memory accesses: other CTAs run on other host threads */
       __atomic_thread_fence(__ATOMIC_SEQ_CST); vmbreak;
     vmcase(FENCE_I) /* code is never written */ vmbreak;
-    vmcase(ECALL) vmcase(EBREAK) vmcase(ILLEGAL) /* trap */
+    vmcase(EBREAK) /* trap (__builtin_debugtrap) */
+      sg_core_fault(c, w, SG_FAULT_TRAP, pc, 64, 0, 0, "trap (ebreak)");
+      FAULT();
+    vmcase(ECALL) vmcase(ILLEGAL) /* no system to call */
       sg_core_fault(c, w, SG_FAULT_ILLEGAL_INSN, pc, 64, 0, 0, "illegal instruction 0x%08x (%s)",
                     u->raw, sg_op_name(u->op));
       FAULT();
@@ -603,19 +690,32 @@ reload:
     /* ---- SIMT extension ---- */
     vmcase(SFU_S)    /* fd = sfu_fn(fs1 [, fs2]) in single */ FALU(sg_canon32(sfu32(u->rm, F1S, F2S))); vmbreak;
     vmcase(SFU_D)    /* fd = sfu_fn(fs1 [, fs2]) in double */ FALU(sg_canon64(sfu64(u->rm, F1D, F2D))); vmbreak;
-    vmcase(SG_BARRIER) /* wait for every unfinished warp of the CTA */
-      if (mask != (w->lanes & ~w->exited)) {
+    vmcase(SG_BARRIER) { /* wait for every unfinished warp of the CTA */
+      uint64_t live = w->lanes & ~w->exited;
+      if (mask != live) {
         PARK(pc); /* a deferred path comes back to this barrier */
         if (c->reconv->defer(stk))
           goto reload;
-        sg_core_fault(c, w, SG_FAULT_BARRIER_DIVERGENCE, pc, (unsigned)__builtin_ctzll(w->lanes & ~w->exited & ~mask), 0, 0,
-                      "barrier reached by only part of a warp");
-        FAULT();
+        unsigned other = (unsigned)__builtin_ctzll(live & ~mask);
+        if (!c->reconv->at_barrier(stk, live)) {
+          sg_core_fault(c, w, SG_FAULT_BARRIER_DEADLOCK, pc, other, 0, 0,
+                        "barrier reached by lanes 0x%llx of warp %u while lane %u waits to "
+                        "rejoin them",
+                        (unsigned long long)mask, w->id, other);
+          FAULT();
+        }
+        if (!sg_core_report(c, w, SG_FAULT_BARRIER_SPLIT, pc, other, 0, 0,
+                            "lanes 0x%llx of warp %u wait at this barrier, lanes 0x%llx of it "
+                            "at another one or another call of it",
+                            (unsigned long long)mask, w->id, (unsigned long long)(live & ~mask)))
+          FAULT();
       }
       PARK(npc);
       top->deferred = false;
+      w->barrier_pc = pc;
       st = SG_WARP_BARRIER;
       goto out;
+    }
     vmcase(SG_EXIT)  /* active lanes finish */
       w->exited |= mask;
       PARK(npc);

@@ -159,7 +159,17 @@ uint64_t sg_code_reconv(const struct sg_code *code, uint64_t pc);
 
 /* ---- Memory ------------------------------------------------------------ */
 
-enum { SG_PERM_R = 1, SG_PERM_W = 2, SG_PERM_X = 4 };
+enum {
+  SG_PERM_R = 1,
+  SG_PERM_W = 2,
+  SG_PERM_X = 4,
+  /* A store without SG_PERM_W lands all the same, and is reported (a buffer
+   * the host created read-only: GPUs perform the write). */
+  SG_PERM_STORE_REPORTED = 8,
+  /* Private stacks: one slot per work-item of the CTA (sg_cta_desc.stack_*);
+   * a lane touching outside its own slot is a stack overflow. */
+  SG_PERM_PRIVATE = 16
+};
 
 /* A device address window backed by host memory. */
 struct sg_region {
@@ -197,6 +207,7 @@ struct sg_cta_desc {
 struct sg_sim_config {
   uint32_t warp_size;        /* 1..64 */
   uint64_t watchdog_insns;   /* warp instructions per CTA before a watchdog fault; 0 = none */
+  bool strict;               /* every finding ends the CTA, as fatal faults do */
 };
 
 struct sg_stats {
@@ -211,16 +222,16 @@ struct sg_stats {
 void sg_stats_add(struct sg_stats *into, const struct sg_stats *from);
 
 enum sg_fault_kind {
-  SG_FAULT_NONE,
-  SG_FAULT_UNMAPPED,      /* load/store/AMO outside any region (null page included) */
-  SG_FAULT_READ_ONLY,     /* store/AMO to a region without SG_PERM_W */
-  SG_FAULT_MISALIGNED,    /* misaligned atomic (plain loads/stores may be misaligned) */
-  SG_FAULT_ILLEGAL_INSN,  /* undecodable word, ecall/ebreak, CSR write, ... */
-  SG_FAULT_FETCH,         /* PC outside the code */
-  SG_FAULT_DIVERGENT_JUMP,/* jalr whose active lanes disagree on the target */
-  SG_FAULT_BARRIER_DIVERGENCE, /* barrier reached by part of a warp / CTA */
-  SG_FAULT_WATCHDOG       /* ran past sg_sim_config.watchdog_insns */
+#define SG_FAULT(name, fatal, what) SG_FAULT_##name,
+#include "sg_fault.def"
+#undef SG_FAULT
+  SG_FAULT_COUNT
 };
+/* Does a GPU survive this kind of finding (sg_fault.def)? Name ("UNMAPPED")
+ * and description of a kind. */
+bool sg_fault_fatal(enum sg_fault_kind kind);
+const char *sg_fault_name(enum sg_fault_kind kind);
+const char *sg_fault_text(enum sg_fault_kind kind);
 
 struct sg_fault {
   enum sg_fault_kind kind;
@@ -233,17 +244,46 @@ struct sg_fault {
   char what[160];     /* one sentence: "store of 4 bytes to unmapped address 0x0" */
 };
 
+/* Findings that did not end the CTA, one site per (kind, PC) with how often
+ * it happened and its first work-item: the lowest CTA (linear index), then
+ * the lowest thread, so the report does not depend on which host thread ran
+ * what. At most SG_FINDINGS_MAX sites; later sites are only counted. */
+#define SG_FINDINGS_MAX 256
+struct sg_finding_site {
+  struct sg_fault first;
+  uint32_t ctaid[3];  /* CTA of `first` */
+  uint64_t cta;       /* its linear index (x fastest) */
+  uint64_t count;
+};
+struct sg_findings {
+  struct sg_finding_site *site;
+  uint32_t count, cap;
+  uint64_t lost; /* occurrences at sites past SG_FINDINGS_MAX */
+};
+/* The site of (kind, pc), created when new (NULL when the table is full or
+ * out of memory: the occurrence goes to `lost`). */
+struct sg_finding_site *sg_findings_site(struct sg_findings *f, enum sg_fault_kind kind,
+                                         uint64_t pc);
+/* Adds every site of from into into (keeping the lower first work-item). */
+void sg_findings_merge(struct sg_findings *into, const struct sg_findings *from);
+/* Sorts the sites by first work-item, then PC. */
+void sg_findings_sort(struct sg_findings *f);
+void sg_findings_clear(struct sg_findings *f); /* keeps the storage */
+void sg_findings_free(struct sg_findings *f);
+
 /* Per-host-thread scratch state (warps, registers, SIMT stacks) for CTAs of
  * up to SG_MAX_CTA_THREADS threads; reused across CTAs. */
 struct sg_core;
 enum sg_status sg_core_create(const struct sg_sim_config *cfg, struct sg_core **out);
 void sg_core_destroy(struct sg_core *core);
 
-/* Runs one CTA to completion. Returns SG_OK, or SG_EFAULT with *fault filled
- * (the first fault stops the CTA). Adds to *stats (ctas, warps included). */
+/* Runs one CTA to completion. Findings a GPU survives go to *findings (the
+ * lanes go on: loads read zero, stores are dropped); a fatal one, or any one
+ * when findings is NULL or the config is strict, stops the CTA: SG_EFAULT
+ * with *fault filled. Adds to *stats (ctas, warps included). */
 enum sg_status sg_core_run_cta(struct sg_core *core, const struct sg_code *code,
                                const struct sg_cta_desc *cta,
                                const struct sg_memmap *mem, struct sg_stats *stats,
-                               struct sg_fault *fault);
+                               struct sg_findings *findings, struct sg_fault *fault);
 
 #endif

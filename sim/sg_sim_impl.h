@@ -9,6 +9,10 @@
 /* Integer results written to x0 go to this scratch row, so x0 reads as zero
  * without a check on every write. */
 #define SG_XSINK 32
+
+/* unimp (csrrw x0, cycle, x0): what __builtin_trap and unreachable code
+ * compile to; a trap, not a CSR write. */
+#define SG_UNIMP 0xc0001073u
 #define SG_NXREGS 33
 
 struct sg_code {
@@ -68,6 +72,14 @@ struct sg_reconv_ops {
    * sets the top aside and lets it run first; false if there is none, which
    * makes the barrier divergent. */
   bool (*defer)(struct sg_simt_stack *s);
+  /* The top waits at a barrier and no sibling can run first: true when
+   * every live lane (live) is on a path waiting at a barrier, so the warp
+   * has arrived (paths at different barriers: undefined, but survivable);
+   * false when some lanes wait to rejoin the top, a deadlock. */
+  bool (*at_barrier)(const struct sg_simt_stack *s, uint64_t live);
+  /* The barrier the warp waited at was released: paths set aside at a
+   * barrier go on after it. */
+  void (*release)(struct sg_simt_stack *s);
 };
 extern const struct sg_reconv_ops sg_reconv_ipdom;
 
@@ -86,6 +98,7 @@ struct sg_warp {
   bool frm_any;      /* some lane has a non-zero frm: dynamic rm is slow */
   uint32_t id;
   enum sg_warp_state state;
+  uint64_t barrier_pc; /* the barrier it waits at (state SG_WARP_BARRIER) */
   struct sg_simt_stack stack;
 };
 
@@ -100,6 +113,8 @@ struct sg_core {
   const struct sg_memmap *mem;
   const struct sg_region *last; /* translation cache: last region hit */
   struct sg_fault *fault;
+  struct sg_findings *findings; /* NULL: every finding ends the CTA */
+  uint64_t cta_index;           /* linear index of the CTA being run */
   struct sg_stats stats;
   uint64_t insns;               /* warp instructions of this CTA */
 };
@@ -108,10 +123,17 @@ struct sg_core {
  * (READY when the budget ran out). */
 enum sg_warp_state sg_warp_run(struct sg_core *c, struct sg_warp *w, uint64_t budget);
 
-/* Fills c->fault for warp w at pc (lane-specific when lane < warp size). */
+/* Fills c->fault for warp w at pc (lane-specific when lane < warp size;
+ * else the first active lane). */
 void sg_core_fault(struct sg_core *c, const struct sg_warp *w, enum sg_fault_kind kind,
                    uint64_t pc, unsigned lane, uint64_t addr, uint32_t size,
                    const char *fmt, ...) __attribute__((format(printf, 8, 9)));
+/* A finding under the diagnostics rule (sg_fault.def): a survivable one is
+ * counted at its site and true is returned (the lane goes on); a fatal one,
+ * or any one in strict mode, fills c->fault and returns false. */
+bool sg_core_report(struct sg_core *c, const struct sg_warp *w, enum sg_fault_kind kind,
+                    uint64_t pc, unsigned lane, uint64_t addr, uint32_t size, const char *fmt,
+                    ...) __attribute__((format(printf, 8, 9)));
 
 /* SFU helpers named by sg_sfu.def that libm lacks. */
 float sg_exp10f(float x);

@@ -83,6 +83,22 @@ static bool ipdom_defer(struct sg_simt_stack *s) {
   return true;
 }
 
+static bool ipdom_at_barrier(const struct sg_simt_stack *s, uint64_t live) {
+  uint64_t waiting = s->e[s->depth - 1].mask;
+  for (uint32_t i = 0; i + 1 < s->depth; i++)
+    if (s->e[i].deferred)
+      waiting |= s->e[i].mask;
+  return (live & ~waiting) == 0;
+}
+
+static void ipdom_release(struct sg_simt_stack *s) {
+  for (uint32_t i = 0; i < s->depth; i++)
+    if (s->e[i].deferred) {
+      s->e[i].pc += 4; /* past its sg.barrier */
+      s->e[i].deferred = false;
+    }
+}
+
 const struct sg_reconv_ops sg_reconv_ipdom = {
     .name = "ipdom",
     .init = ipdom_init,
@@ -90,4 +106,6 @@ const struct sg_reconv_ops sg_reconv_ipdom = {
     .returned = ipdom_returned,
     .settle = ipdom_settle,
     .defer = ipdom_defer,
+    .at_barrier = ipdom_at_barrier,
+    .release = ipdom_release,
 };

@@ -194,16 +194,57 @@ static void test_local_arg_and_barrier(void **state) {
   sg_device_destroy(dev);
 }
 
-/* Null-pointer stores: the message names kernel, work-item, PC and
- * instruction; the read-only source is untouched; groups before the faulting
- * one completed. */
+/* Under the diagnostics rule a null-pointer store is dropped and reported
+ * once per site with its first work-item and count; the launch completes.
+ * A store to a read-only buffer lands, reported. */
+static void test_null_store_reported(void **state) {
+  (void)state;
+  enum { N = 64 };
+  static int dst[N], src[N];
+  for (int i = 0; i < N; i++)
+    src[i] = 7 * i + 1;
+  struct sg_device *dev = device("default");
+  struct sg_buffer bd = buffer(dev, dst, sizeof dst, false),
+                   bs = buffer(dev, src, sizeof src, true);
+  uint32_t period = 16, which = 3;
+  struct sg_arg_value args[5] = {{.buffer = &bd}, {.buffer = NULL}, {.buffer = &bs},
+                                 {.bytes = &period}, {.bytes = &which}};
+  struct sg_ndrange nd = {.work_dim = 1, .global_size = {N, 1, 1}, .local_size = {16, 1, 1}};
+  assert_int_equal(run(dev, "scatter", args, nd, &result), SG_OK);
+  for (int i = 0; i < N; i++)
+    assert_int_equal(dst[i], i % 16 == 3 ? 0 : src[i]);
+  assert_int_equal(result.findings, 4);
+  assert_non_null(result.report);
+  if (!strstr(result.report, "kernel 'scatter': store of 4 bytes at unmapped address 0xc (the "
+                             "null page) by work-item (global 3,0,0; group 0,0,0; local "
+                             "3,0,0) at PC 0x") ||
+      !strstr(result.report, "; 4 times\n") || strchr(result.report, '\n')[1])
+    fail_msg("report: %s", result.report);
+  sg_launch_result_free(&result);
+
+  args[1].buffer = &bs; /* read-only: the store lands */
+  period = 1000, which = 17;
+  assert_int_equal(run(dev, "scatter", args, nd, &result), SG_OK);
+  assert_int_equal(src[17], 1);
+  assert_int_equal(result.findings, 1);
+  if (!strstr(result.report, "store of 4 bytes to a read-only buffer"))
+    fail_msg("report: %s", result.report);
+  sg_launch_result_free(&result);
+  sg_device_destroy(dev);
+}
+
+/* With SOFTGPU_CHECK=strict, null-pointer stores end the launch: the
+ * message names kernel, work-item, PC and instruction; the read-only source
+ * is untouched; groups before the faulting one completed. */
 static void test_null_store_fault(void **state) {
   (void)state;
   enum { N = 64 };
   static int dst[N], src[N], copy[N];
   for (int i = 0; i < N; i++)
     src[i] = copy[i] = 7 * i + 1;
+  setenv("SOFTGPU_CHECK", "strict", 1);
   struct sg_device *dev = device("default");
+  unsetenv("SOFTGPU_CHECK");
   struct sg_buffer bd = buffer(dev, dst, sizeof dst, false),
                    bs = buffer(dev, src, sizeof src, true);
   uint32_t period = 1000, which = 17;
@@ -217,7 +258,7 @@ static void test_null_store_fault(void **state) {
   assert_int_equal(result.fault.addr, 0x44);
   assert_int_equal(result.fault_ctaid[0], 1);
   assert_non_null(strstr(result.message, "kernel 'scatter' faulted: "));
-  assert_non_null(strstr(result.message, "unmapped address 0x44"));
+  assert_non_null(strstr(result.message, "unmapped address 0x44 (the null page)"));
   assert_non_null(strstr(result.message, "work-item (global 17,0,0; group 1,0,0; local 1,0,0)"));
   char pc[40];
   snprintf(pc, sizeof pc, "at PC 0x%llx (sw ", (unsigned long long)result.fault.pc);
@@ -245,7 +286,7 @@ static void test_null_store_fault(void **state) {
   /* A store to a read-only buffer faults too, at the right address. */
   args[1].buffer = &bs;
   assert_int_equal(run(dev, "scatter", args, nd, &result), SG_EFAULT);
-  assert_int_equal(result.fault.kind, SG_FAULT_READ_ONLY);
+  assert_int_equal(result.fault.kind, SG_FAULT_READ_ONLY_BUFFER);
   assert_int_equal(result.fault.addr, bs.addr + 17 * sizeof(int));
   assert_memory_equal(src, copy, sizeof src);
   sg_device_destroy(dev);
@@ -339,7 +380,7 @@ int main(void) {
       cmocka_unit_test(test_vadd_prime_size),
       cmocka_unit_test(test_ids_2d_offset),
       cmocka_unit_test(test_local_arg_and_barrier),
-      cmocka_unit_test(test_null_store_fault),
+      cmocka_unit_test(test_null_store_reported), cmocka_unit_test(test_null_store_fault),
       cmocka_unit_test(test_reuse_after_fault_and_addresses),
       cmocka_unit_test(test_concurrent_launches),
       cmocka_unit_test(test_rejected_launches),

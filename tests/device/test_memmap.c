@@ -79,9 +79,9 @@ static void test_regions_and_permissions(void **state) {
       {SG_ADDR_CODE + 0x10000, sizeof rw, SG_PERM_R | SG_PERM_W, rw},
       {SG_ADDR_LOCAL, 144, SG_PERM_R | SG_PERM_W, NULL},
       {SG_ADDR_PARAMS, sizeof params, SG_PERM_R, params},
-      {SG_ADDR_STACK, 64 * 1024, SG_PERM_R | SG_PERM_W, NULL},
+      {SG_ADDR_STACK, 64 * 1024, SG_PERM_R | SG_PERM_W | SG_PERM_PRIVATE, NULL},
       {buf_a.addr, buf_a.size, SG_PERM_R | SG_PERM_W, host_a},
-      {buf_b.addr, buf_b.size, SG_PERM_R, host_b},
+      {buf_b.addr, buf_b.size, SG_PERM_R | SG_PERM_STORE_REPORTED, host_b},
   };
   for (int i = 0; i < 7; i++) {
     assert_int_equal(m.regions[i].base, want[i].base);

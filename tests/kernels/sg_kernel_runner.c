@@ -7,12 +7,13 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <regex.h>
 #include <stdint.h>
 
 #include "../../samples/sg_sample.h"
 
 enum { EXIT_OK = 0, EXIT_MISMATCH = 1, EXIT_BAD_CASE = 2, EXIT_SKIP = 77 };
-enum { MAX_ARGS = 32, MAX_TOKENS = 1 << 20 };
+enum { MAX_ARGS = 32, MAX_TOKENS = 1 << 20, MAX_REPORTS = 16, MAX_MESSAGES = 64 };
 
 enum type_class { T_SIGNED, T_UNSIGNED, T_FLOAT };
 struct type {
@@ -53,7 +54,20 @@ struct test_case {
   cl_int expect_code;
   struct arg args[MAX_ARGS];
   cl_uint nargs;
+  regex_t report[MAX_REPORTS]; /* SoftGPU's messages: each matches one, each matched */
+  char report_text[MAX_REPORTS][512];
+  int nreports;
 };
+
+/* What the platform said through the context's callback. */
+static char *messages[MAX_MESSAGES];
+static int nmessages;
+
+static void CL_CALLBACK on_notify(const char *msg, const void *info, size_t size, void *data) {
+  (void)info, (void)size, (void)data;
+  if (nmessages < MAX_MESSAGES)
+    messages[nmessages++] = strdup(msg);
+}
 
 /* ---- Diagnostics ------------------------------------------------------- */
 
@@ -403,6 +417,15 @@ static void set_config(const char *run_path, const char *file) {
   setenv("SOFTGPU_CONFIG", path, 1);
 }
 
+static void add_report(struct test_case *tc, const char *regex) {
+  if (tc->nreports == MAX_REPORTS)
+    die_case("at most %d report lines", MAX_REPORTS);
+  snprintf(tc->report_text[tc->nreports], sizeof tc->report_text[0], "%s", regex);
+  if (regcomp(&tc->report[tc->nreports], regex, REG_EXTENDED | REG_NOSUB))
+    die_case("report: bad regular expression \"%s\"", regex);
+  tc->nreports++;
+}
+
 static void parse_run(struct test_case *tc, const char *path) {
   static char *tok[MAX_TOKENS];
   char *text = read_file(path), *pos = text, *rest;
@@ -427,6 +450,10 @@ static void parse_run(struct test_case *tc, const char *path) {
       parse_sizes(tc->offset, tok + 1, n - 1), tc->has_offset = n - 1;
     else if (!strcmp(kw, "config") && n == 2)
       set_config(path, tok[1]);
+    else if (!strcmp(kw, "check"))
+      setenv("SOFTGPU_CHECK", rest ? rest : "", 1);
+    else if (!strcmp(kw, "report") && rest)
+      add_report(tc, rest);
     else if (!strcmp(kw, "source") && n == 2)
       beside(path, tok[1], tc->source, sizeof(tc->source));
     else if (!strcmp(kw, "expect"))
@@ -622,13 +649,41 @@ static int build(struct sg_sample *s, struct test_case *tc, const char *cl_path,
   return err == CL_SUCCESS;
 }
 
+/* Every message SoftGPU sent the context must match a `report` line and
+ * every `report` line a message: a diagnostic nobody expected is a false
+ * positive. Returns the number of mismatches. */
+static unsigned long check_messages(const struct test_case *tc) {
+  unsigned long bad = 0;
+  int matched[MAX_REPORTS] = {0};
+  for (int m = 0; m < nmessages; m++) {
+    int hit = 0;
+    for (int r = 0; r < tc->nreports; r++)
+      if (!regexec(&tc->report[r], messages[m], 0, NULL, 0))
+        matched[r] = hit = 1;
+    if (!hit && tc->expect != EXPECT_FAULT) {
+      printf("unexpected report: %s\n", messages[m]);
+      bad++;
+    }
+  }
+  for (int r = 0; r < tc->nreports; r++)
+    if (!matched[r]) {
+      printf("no report matches: %s\n", tc->report_text[r]);
+      bad++;
+    }
+  return bad;
+}
+
 static int run_case(struct test_case *tc, const char *base) {
   char path[PATH_MAX + 8];
   struct sg_sample s;
   cl_program prog;
-  sg_sample_init(&s);
+  sg_sample_init_notify(&s, on_notify, NULL);
   if (tc->expect == EXPECT_FAULT && !sg_sample_is_softgpu(&s)) {
     printf("skipped: platform \"%s\" does not isolate device faults\n", s.platform_name);
+    return EXIT_SKIP;
+  }
+  if (tc->nreports && !sg_sample_is_softgpu(&s)) {
+    printf("skipped: the case checks SoftGPU's reports of undefined behaviour\n");
     return EXIT_SKIP;
   }
   if (tc->source[0])
@@ -676,7 +731,7 @@ static int run_case(struct test_case *tc, const char *base) {
   if (!ok)
     return EXIT_MISMATCH;
 
-  unsigned long bad = 0;
+  unsigned long bad = sg_sample_is_softgpu(&s) ? check_messages(tc) : 0;
   for (cl_uint i = 0; i < tc->nargs; i++) {
     struct arg *a = &tc->args[i];
     if (!a->check)

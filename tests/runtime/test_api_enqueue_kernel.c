@@ -38,6 +38,10 @@ static const char *src =
     "  out[0] = get_global_size(0); out[1] = get_local_size(0); out[2] = get_work_dim(); }\n"
     "__kernel void null_store(__global int *p, __global int *other) {\n"
     "  if (get_global_id(0) == 5) p[0] = 1;\n"
+    "  other[get_global_id(0) % 16] = 7;\n"
+    "}\n"
+    "__kernel void trap(__global int *other) {\n"
+    "  if (get_global_id(0) == 5) __builtin_trap();\n"
     "}\n"
     "__kernel __attribute__((reqd_work_group_size(4, 1, 1))) void fixed(__global int *o) {\n"
     "  o[get_global_id(0)] = get_local_size(0); }\n"
@@ -348,35 +352,74 @@ static void test_arg_snapshot(void **state) {
   clReleaseProgram(p);
 }
 
-/* A null store faults: the event fails, the process and other buffers are
- * fine, and the queue keeps working. */
-static void test_fault(void **state) {
-  struct fx *f = *state;
-  cl_program p = program(f, NULL);
-  cl_kernel k = fx_kernel(p, "null_store");
-  int other[16];
-  for (int i = 0; i < 16; i++)
-    other[i] = 1000 + i;
-  cl_mem mo = fx_buffer(f, sizeof other, other);
+/* What the context's callback heard. */
+static char notified[1024];
+static void CL_CALLBACK on_notify(const char *msg, const void *info, size_t size, void *data) {
+  (void)info, (void)size, (void)data;
+  snprintf(notified, sizeof notified, "%s", msg);
+}
+
+static cl_int run_status(struct fx *f, cl_kernel k) {
   cl_event ev;
   cl_int status = 0;
   size_t g = 64;
-  assert_int_equal(clSetKernelArg(k, 0, sizeof(cl_mem), NULL), CL_SUCCESS);
-  fx_arg(k, 1, sizeof mo, &mo);
   assert_int_equal(clEnqueueNDRangeKernel(f->q, k, 1, NULL, &g, NULL, 0, NULL, &ev), CL_SUCCESS);
   clWaitForEvents(1, &ev);
   assert_int_equal(
       clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL),
       CL_SUCCESS);
-  assert_true(status < 0);
   clReleaseEvent(ev);
+  return status;
+}
+
+/* A null store is a finding a GPU survives: it is dropped, the launch
+ * completes and the context's callback names the kernel and work-item. A
+ * trap ends the launch: the event fails, the process and other buffers are
+ * fine, and the queue keeps working. */
+static void test_fault(void **state) {
+  struct fx *f = *state;
+  cl_int err;
+  cl_context ctx = clCreateContext(NULL, 1, &f->device, on_notify, NULL, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  cl_command_queue q = clCreateCommandQueue(ctx, f->device, 0, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  struct fx mine = *f;
+  mine.ctx = ctx, mine.q = q;
+  cl_program p = program(&mine, NULL);
+  cl_kernel k = fx_kernel(p, "null_store");
+  int other[16];
+  for (int i = 0; i < 16; i++)
+    other[i] = 1000 + i;
+  cl_mem mo = fx_buffer(&mine, sizeof other, other);
+  assert_int_equal(clSetKernelArg(k, 0, sizeof(cl_mem), NULL), CL_SUCCESS);
+  fx_arg(k, 1, sizeof mo, &mo);
+  assert_int_equal(run_status(&mine, k), CL_COMPLETE);
+  fx_read(&mine, mo, sizeof other, other);
+  for (int i = 0; i < 16; i++)
+    assert_int_equal(other[i], 7);
+  if (!strstr(notified, "kernel 'null_store': store of 4 bytes at unmapped address 0x0 (the "
+                        "null page) by work-item (global 5,0,0;"))
+    fail_msg("notified: %s", notified);
+  clReleaseKernel(k);
+
+  k = fx_kernel(p, "trap");
+  for (int i = 0; i < 16; i++)
+    other[i] = 1000 + i;
+  assert_int_equal(clEnqueueWriteBuffer(q, mo, CL_TRUE, 0, sizeof other, other, 0, NULL, NULL),
+                   CL_SUCCESS);
+  fx_arg(k, 0, sizeof mo, &mo);
+  assert_true(run_status(&mine, k) < 0);
+  if (!strstr(notified, "kernel 'trap' faulted: trap"))
+    fail_msg("notified: %s", notified);
   memset(other, 0, sizeof other);
-  fx_read(f, mo, sizeof other, other);
+  fx_read(&mine, mo, sizeof other, other);
   for (int i = 0; i < 16; i++)
     assert_int_equal(other[i], 1000 + i);
   clReleaseKernel(k);
   clReleaseMemObject(mo);
   clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
 }
 
 /* SOFTGPU_STATS (set in main before the first launch) got one JSON line per

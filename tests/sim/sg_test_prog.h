@@ -145,6 +145,8 @@ struct machine {
   struct sg_cta_desc cta;
   struct sg_stats stats;
   struct sg_fault fault;
+  struct sg_findings findings; /* survivable findings (unless strict) */
+  bool strict;                 /* every finding ends the CTA */
 };
 
 /* A machine whose data buffer is at a0 (= sg.params) for every thread. */
@@ -154,7 +156,8 @@ static inline struct machine *machine_new(unsigned nthreads, unsigned warp_size)
     abort();
   /* regions[0] is the code, filled in by machine_run */
   m->regions[1] = (struct sg_region){RO_BASE, sizeof(m->ro), m->ro, SG_PERM_R, "constants"};
-  m->regions[2] = (struct sg_region){STACK_BASE, sizeof(m->stack), m->stack, SG_PERM_R | SG_PERM_W, "stack"};
+  m->regions[2] = (struct sg_region){STACK_BASE, sizeof(m->stack), m->stack,
+                                     SG_PERM_R | SG_PERM_W | SG_PERM_PRIVATE, "stack"};
   m->regions[3] = (struct sg_region){DATA_BASE, DATA_SIZE, m->data, SG_PERM_R | SG_PERM_W, "buffer"};
   m->map = (struct sg_memmap){m->regions, 4};
   struct sg_cta_desc *d = &m->cta;
@@ -174,7 +177,8 @@ static inline struct machine *machine_new(unsigned nthreads, unsigned warp_size)
 /* Runs the program; the code is also mapped read-only at CODE_BASE. */
 static inline enum sg_status machine_run(struct machine *m, struct prog *p, unsigned warp_size,
                                          uint64_t watchdog) {
-  struct sg_sim_config cfg = {warp_size, watchdog};
+  struct sg_sim_config cfg = {
+      .warp_size = warp_size, .watchdog_insns = watchdog, .strict = m->strict};
   struct sg_core *core;
   struct sg_code *code;
   prog_finish(p);
@@ -182,10 +186,23 @@ static inline enum sg_status machine_run(struct machine *m, struct prog *p, unsi
   if (sg_code_create(p->w, p->n, CODE_BASE, p->rc, p->nrc, &code) != SG_OK ||
       sg_core_create(&cfg, &core) != SG_OK)
     abort(); /* the test's own program or config is wrong */
-  enum sg_status s = sg_core_run_cta(core, code, &m->cta, &m->map, &m->stats, &m->fault);
+  enum sg_status s = sg_core_run_cta(core, code, &m->cta, &m->map, &m->stats, &m->findings,
+                                     &m->fault);
   sg_core_destroy(core);
   sg_code_destroy(code);
   return s;
+}
+
+static inline void machine_free(struct machine *m) {
+  sg_findings_free(&m->findings);
+  free(m);
+}
+
+/* The one finding site of the run (the test fails otherwise). */
+static inline const struct sg_finding_site *only_site(const struct machine *m) {
+  if (m->findings.count != 1)
+    fail_msg("%u finding sites, 1 expected", m->findings.count);
+  return &m->findings.site[0];
 }
 
 static inline uint32_t data32(const struct machine *m, unsigned i) {

@@ -42,7 +42,7 @@ static void test_barrier(void **state) {
   assert_int_equal(m->stats.barriers, 1);
   assert_int_equal(m->stats.warps, 4);
   assert_int_equal(m->stats.ctas, 1);
-  free(m);
+  machine_free(m);
 }
 
 /* Threads 0..2 return early (the branch to the exit block, as compilers lay
@@ -66,7 +66,13 @@ static void test_exit_then_barrier(void **state) {
   for (unsigned t = 0; t < 16; t++)
     assert_int_equal(data32(m, t), t < 3 ? 0 : 5);
   assert_int_equal(m->stats.barriers, 1);
-  free(m);
+  /* Undefined behaviour all the same: reported once, naming thread 0. */
+  const struct sg_finding_site *f = only_site(m);
+  assert_int_equal(f->first.kind, SG_FAULT_BARRIER_EXITED);
+  assert_int_equal(f->first.pc, CODE_BASE + 5 * 4);
+  assert_int_equal(f->first.thread, 0);
+  assert_int_equal(f->count, 1);
+  machine_free(m);
 }
 
 /* The opposite layout: the lanes that go on to the barrier take the branch
@@ -91,9 +97,19 @@ static void test_barrier_then_exit(void **state) {
   for (unsigned t = 0; t < 16; t++)
     assert_int_equal(data32(m, t), t < 3 ? 0 : 5);
   assert_int_equal(m->stats.barriers, 1);
-  free(m);
+  assert_int_equal(only_site(m)->first.kind, SG_FAULT_BARRIER_EXITED);
+  machine_free(m);
+  /* Under strict checking the same is a fault. */
+  m = machine_new(16, 4);
+  m->strict = true;
+  assert_int_equal(machine_run(m, &p, 4, 0), SG_EFAULT);
+  assert_int_equal(m->fault.kind, SG_FAULT_BARRIER_EXITED);
+  machine_free(m);
 }
 
+/* A barrier inside a divergent branch whose other lanes wait at the join
+ * (not an exit): under IPDOM neither can go on, a deadlock that ends the
+ * CTA even when not strict. */
 static void test_barrier_divergence(void **state) {
   (void)state;
   struct machine *m = machine_new(8, 8);
@@ -105,26 +121,56 @@ static void test_barrier_divergence(void **state) {
   br(&p, F_BEQ, T0, ZERO, skip, (int)skip);
   emit(&p, SG_BARRIER(ZERO)); /* word 5 */
   bind(&p, skip);
+  emit(&p, SW(T0, 0, S1)); /* the even lanes wait here for the odd ones */
   emit(&p, SG_EXIT);
   assert_int_equal(machine_run(m, &p, 8, 0), SG_EFAULT);
-  assert_int_equal(m->fault.kind, SG_FAULT_BARRIER_DIVERGENCE);
+  assert_int_equal(m->fault.kind, SG_FAULT_BARRIER_DEADLOCK);
   assert_int_equal(m->fault.pc, CODE_BASE + 5 * 4);
   assert_int_equal(m->fault.warp, 0);
   assert_int_equal(m->fault.lane, 0); /* the first lane that did not arrive */
-  free(m);
+  machine_free(m);
 }
 
-/* Lanes 0..4 load from the buffer, lanes 5.. from address 0. */
+/* Lanes 0..4 load from the buffer, lanes 5.. from address 0; each stores
+ * what it read + 1 at out[16 + t]. */
+static void build_null_load(struct prog *p) {
+  prologue(p);
+  emit(p, SLTI(T1, S0, 5));
+  emit(p, MUL(T2, A0, T1));
+  emit(p, LW(T3, 0, T2)); /* word 5 */
+  emit(p, ADDI(T3, T3, 1));
+  emit(p, SW(T3, 64, S1));
+  emit(p, SG_EXIT);
+}
+
+/* The rule: the null loads read zero and the lanes go on; the site is
+ * reported once with its count and first lane. */
+static void test_null_load(void **state) {
+  (void)state;
+  struct machine *m = machine_new(16, 8);
+  struct prog p;
+  prog_init(&p);
+  m->data[0] = 41;
+  build_null_load(&p);
+  assert_int_equal(machine_run(m, &p, 8, 0), SG_OK);
+  for (unsigned t = 0; t < 16; t++)
+    assert_int_equal(data32(m, 16 + t), t < 5 ? 42 : 1);
+  const struct sg_finding_site *f = only_site(m);
+  assert_int_equal(f->first.kind, SG_FAULT_UNMAPPED);
+  assert_int_equal(f->first.pc, CODE_BASE + 5 * 4);
+  assert_int_equal(f->first.thread, 5);
+  assert_int_equal(f->count, 11);
+  assert_non_null(strstr(f->first.what, "null page"));
+  machine_free(m);
+}
+
 static void test_null_fault(void **state) {
   (void)state;
   struct machine *m = machine_new(16, 8);
   struct prog p;
   prog_init(&p);
-  prologue(&p);
-  emit(&p, SLTI(T1, S0, 5));
-  emit(&p, MUL(T2, A0, T1));
-  emit(&p, LW(T3, 0, T2)); /* word 5 */
-  emit(&p, SG_EXIT);
+  m->strict = true;
+  build_null_load(&p);
   assert_int_equal(machine_run(m, &p, 8, 0), SG_EFAULT);
   assert_int_equal(m->fault.kind, SG_FAULT_UNMAPPED);
   assert_int_equal(m->fault.pc, CODE_BASE + 5 * 4);
@@ -134,10 +180,11 @@ static void test_null_fault(void **state) {
   assert_int_equal(m->fault.addr, 0);
   assert_int_equal(m->fault.size, 4);
   assert_non_null(strstr(m->fault.what, "unmapped"));
-  free(m);
+  machine_free(m);
 }
 
-/* An 8-byte store that straddles the end of the buffer. */
+/* An 8-byte store that straddles the end of the buffer: dropped and
+ * reported (nothing of it lands), or in strict mode a fault. */
 static void test_past_end_fault(void **state) {
   (void)state;
   struct machine *m = machine_new(4, 4);
@@ -145,14 +192,63 @@ static void test_past_end_fault(void **state) {
   prog_init(&p);
   emit(&p, LUI(T0, DATA_SIZE));
   emit(&p, ADD(T0, T0, A0));
-  emit(&p, SD(ZERO, -4, T0));
+  emit(&p, LI(T1, -1));
+  emit(&p, SD(T1, -4, T0));
   emit(&p, SG_EXIT);
+  assert_int_equal(machine_run(m, &p, 4, 0), SG_OK);
+  assert_int_equal(data32(m, DATA_SIZE / 4 - 1), 0);
+  assert_int_equal(only_site(m)->count, 4);
+  assert_int_equal(only_site(m)->first.kind, SG_FAULT_UNMAPPED);
+  machine_free(m);
+  m = machine_new(4, 4);
+  m->strict = true;
   assert_int_equal(machine_run(m, &p, 4, 0), SG_EFAULT);
   assert_int_equal(m->fault.kind, SG_FAULT_UNMAPPED);
   assert_int_equal(m->fault.addr, DATA_BASE + DATA_SIZE - 4);
   assert_int_equal(m->fault.size, 8);
-  assert_int_equal(m->fault.pc, CODE_BASE + 8);
-  free(m);
+  assert_int_equal(m->fault.pc, CODE_BASE + 12);
+  machine_free(m);
+}
+
+/* Stores to read-only memory (code, constants) are dropped and reported;
+ * strict mode faults. A buffer the host made read-only takes the store
+ * (as GPUs do), reported all the same. */
+static void test_read_only(void **state) {
+  (void)state;
+  for (int code = 0; code < 2; code++) {
+    struct machine *m = machine_new(4, 4);
+    struct prog p;
+    prog_init(&p);
+    emit(&p, LUI(T0, code ? (int32_t)CODE_BASE : (int32_t)RO_BASE));
+    emit(&p, LI(T1, 7));
+    emit(&p, SW(T1, 8, T0));
+    emit(&p, SG_EXIT);
+    assert_int_equal(machine_run(m, &p, 4, 0), SG_OK);
+    uint32_t v;
+    memcpy(&v, code ? (const uint8_t *)p.w + 8 : m->ro + 8, 4);
+    assert_int_not_equal(v, 7);
+    assert_int_equal(only_site(m)->first.kind, SG_FAULT_READ_ONLY);
+    assert_int_equal(only_site(m)->count, 4);
+    machine_free(m);
+  }
+  struct machine *m = machine_new(4, 4);
+  struct prog p;
+  prog_init(&p);
+  m->regions[3].perm = SG_PERM_R | SG_PERM_STORE_REPORTED;
+  emit(&p, LI(T1, 7));
+  emit(&p, CSRR(S0, SG_CSR_TIDLIN));
+  emit(&p, SLLI(S0, S0, 2));
+  emit(&p, ADD(T0, A0, S0));
+  emit(&p, SW(T1, 0, T0));
+  emit(&p, AMOADD_W(ZERO, T1, T0));
+  emit(&p, SG_EXIT);
+  assert_int_equal(machine_run(m, &p, 4, 0), SG_OK);
+  for (unsigned t = 0; t < 4; t++)
+    assert_int_equal(data32(m, t), 14);
+  assert_int_equal(m->findings.count, 2); /* the store and the atomic */
+  assert_int_equal(m->findings.site[0].first.kind, SG_FAULT_READ_ONLY_BUFFER);
+  assert_int_equal(m->findings.site[0].count, 4);
+  machine_free(m);
 }
 
 static void test_read_only_fault(void **state) {
@@ -161,6 +257,7 @@ static void test_read_only_fault(void **state) {
     struct machine *m = machine_new(4, 4);
     struct prog p;
     prog_init(&p);
+    m->strict = true;
     emit(&p, LUI(T0, code ? (int32_t)CODE_BASE : (int32_t)RO_BASE));
     emit(&p, LW(T1, 0, T0)); /* reading is fine */
     emit(&p, SW(T1, 4, T0));
@@ -170,8 +267,100 @@ static void test_read_only_fault(void **state) {
     assert_int_equal(m->fault.addr, (code ? CODE_BASE : RO_BASE) + 4);
     assert_int_equal(m->fault.pc, CODE_BASE + 8);
     assert_int_equal(m->fault.lane, 0);
-    free(m);
+    machine_free(m);
   }
+}
+
+/* Each lane stores just below its own stack slot: into its neighbour's
+ * stack (lane 0: below all stacks). Reported, dropped, nothing changes. */
+static void test_stack_overflow(void **state) {
+  (void)state;
+  struct machine *m = machine_new(4, 4);
+  struct prog p;
+  prog_init(&p);
+  emit(&p, LI(T1, -1));
+  emit(&p, SW(T1, -STACK_SIZE - 4, SP)); /* sp is the top of the lane's slot */
+  emit(&p, SG_EXIT);
+  assert_int_equal(machine_run(m, &p, 4, 0), SG_OK);
+  for (size_t i = 0; i < sizeof m->stack; i++)
+    assert_int_equal(m->stack[i], 0);
+  const struct sg_finding_site *f = only_site(m);
+  assert_int_equal(f->first.kind, SG_FAULT_STACK_OVERFLOW);
+  assert_int_equal(f->count, 4);
+  assert_int_equal(f->first.thread, 0);
+  assert_non_null(strstr(f->first.what, "below the private stacks"));
+  machine_free(m);
+}
+
+/* Odd lanes wait at one barrier, even lanes at another: the warp has
+ * arrived (reported as undefined), and both paths go on after it. */
+static void test_barrier_split(void **state) {
+  (void)state;
+  struct machine *m = machine_new(8, 8);
+  struct prog p;
+  prog_init(&p);
+  unsigned even = label(&p), join = label(&p);
+  prologue(&p);
+  emit(&p, ANDI(T0, S0, 1));
+  br(&p, F_BEQ, T0, ZERO, even, (int)join);
+  emit(&p, SG_BARRIER(ZERO)); /* word 5 */
+  emit(&p, LI(T1, 100));
+  jmp(&p, ZERO, join);
+  bind(&p, even);
+  emit(&p, SG_BARRIER(ZERO)); /* word 8 */
+  emit(&p, LI(T1, 200));
+  bind(&p, join);
+  emit(&p, ADD(T1, T1, S0));
+  emit(&p, SW(T1, 0, S1));
+  emit(&p, SG_EXIT);
+  assert_int_equal(machine_run(m, &p, 8, 0), SG_OK);
+  for (unsigned t = 0; t < 8; t++)
+    assert_int_equal(data32(m, t), t + (t & 1 ? 100 : 200));
+  assert_int_equal(m->stats.barriers, 1);
+  assert_int_equal(only_site(m)->first.kind, SG_FAULT_BARRIER_SPLIT);
+  machine_free(m);
+}
+
+/* Warp 0 waits at one barrier, warp 1 at another: released together (as
+ * hardware counting arrivals does) and reported. */
+static void test_barrier_mismatch(void **state) {
+  (void)state;
+  struct machine *m = machine_new(8, 4);
+  struct prog p;
+  prog_init(&p);
+  unsigned second = label(&p), join = label(&p);
+  prologue(&p);
+  emit(&p, CSRR(T0, SG_CSR_WARP));
+  br(&p, F_BNE, T0, ZERO, second, (int)join);
+  emit(&p, SG_BARRIER(ZERO)); /* word 5 */
+  jmp(&p, ZERO, join);
+  bind(&p, second);
+  emit(&p, SG_BARRIER(ZERO)); /* word 7 */
+  bind(&p, join);
+  emit(&p, SW(S0, 0, S1));
+  emit(&p, SG_EXIT);
+  assert_int_equal(machine_run(m, &p, 4, 0), SG_OK);
+  for (unsigned t = 0; t < 8; t++)
+    assert_int_equal(data32(m, t), t);
+  const struct sg_finding_site *f = only_site(m);
+  assert_int_equal(f->first.kind, SG_FAULT_BARRIER_MISMATCH);
+  assert_int_equal(f->first.pc, CODE_BASE + 5 * 4);
+  assert_non_null(strstr(f->first.what, "warp 1"));
+  machine_free(m);
+}
+
+/* unimp (what __builtin_trap compiles to) ends the CTA, strict or not. */
+static void test_trap(void **state) {
+  (void)state;
+  struct machine *m = machine_new(4, 4);
+  struct prog p;
+  prog_init(&p);
+  emit(&p, 0xc0001073u);
+  emit(&p, SG_EXIT);
+  assert_int_equal(machine_run(m, &p, 4, 0), SG_EFAULT);
+  assert_int_equal(m->fault.kind, SG_FAULT_TRAP);
+  assert_non_null(strstr(m->fault.what, "__builtin_trap"));
+  machine_free(m);
 }
 
 static void test_misaligned_amo(void **state) {
@@ -186,7 +375,7 @@ static void test_misaligned_amo(void **state) {
   assert_int_equal(m->fault.kind, SG_FAULT_MISALIGNED);
   assert_int_equal(m->fault.addr, DATA_BASE + 2);
   assert_int_equal(m->fault.pc, CODE_BASE + 4);
-  free(m);
+  machine_free(m);
 }
 
 static void test_watchdog(void **state) {
@@ -201,7 +390,7 @@ static void test_watchdog(void **state) {
   assert_int_equal(m->fault.kind, SG_FAULT_WATCHDOG);
   assert_int_equal(m->fault.pc, CODE_BASE);
   assert_int_equal(m->stats.warp_insns, 100000);
-  free(m);
+  machine_free(m);
 }
 
 static void test_illegal_and_fetch(void **state) {
@@ -223,7 +412,7 @@ static void test_illegal_and_fetch(void **state) {
     assert_int_equal(machine_run(m, &p, 4, 0), SG_EFAULT);
     assert_int_equal(m->fault.kind, SG_FAULT_ILLEGAL_INSN);
     assert_int_equal(m->fault.pc, CODE_BASE + 4);
-    free(m);
+    machine_free(m);
   }
   struct machine *m = machine_new(4, 4);
   struct prog p;
@@ -232,7 +421,7 @@ static void test_illegal_and_fetch(void **state) {
   assert_int_equal(machine_run(m, &p, 4, 0), SG_EFAULT);
   assert_int_equal(m->fault.kind, SG_FAULT_FETCH);
   assert_int_equal(m->fault.pc, 0x40);
-  free(m);
+  machine_free(m);
 }
 
 /* jalr whose target depends on the lane */
@@ -254,7 +443,7 @@ static void test_divergent_jump(void **state) {
   assert_int_equal(m->fault.kind, SG_FAULT_DIVERGENT_JUMP);
   assert_int_equal(m->fault.pc, CODE_BASE + 16);
   assert_int_equal(m->fault.lane, 1);
-  free(m);
+  machine_free(m);
 }
 
 /* amoadd.w (a0), t + 1 from every thread of a 1024-thread CTA */
@@ -273,7 +462,7 @@ static void test_amo_sum(void **state) {
   build_amo(&p);
   assert_int_equal(machine_run(m, &p, 32, 0), SG_OK);
   assert_int_equal(data32(m, 0), 1024 * 1025 / 2);
-  free(m);
+  machine_free(m);
 }
 
 static void *run_thread(void *arg) {
@@ -332,14 +521,17 @@ static void test_simt_csrs(void **state) {
   assert_int_equal(machine_run(m, &p, 8, 0), SG_OK);
   for (unsigned t = 0; t < 24; t++)
     assert_int_equal(data32(m, t), t % 4 | (t / 4 % 3) << 4 | (t / 12) << 8 | 7 << 12 | (t / 8) << 16);
-  free(m);
+  machine_free(m);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_barrier),         cmocka_unit_test(test_exit_then_barrier),
       cmocka_unit_test(test_barrier_then_exit),
-      cmocka_unit_test(test_barrier_divergence), cmocka_unit_test(test_null_fault),
+      cmocka_unit_test(test_barrier_divergence), cmocka_unit_test(test_null_load),
+      cmocka_unit_test(test_null_fault),          cmocka_unit_test(test_read_only),
+      cmocka_unit_test(test_stack_overflow),      cmocka_unit_test(test_barrier_split),
+      cmocka_unit_test(test_barrier_mismatch),    cmocka_unit_test(test_trap),
       cmocka_unit_test(test_past_end_fault),  cmocka_unit_test(test_read_only_fault),
       cmocka_unit_test(test_misaligned_amo),  cmocka_unit_test(test_watchdog),
       cmocka_unit_test(test_illegal_and_fetch), cmocka_unit_test(test_divergent_jump),

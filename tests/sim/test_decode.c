@@ -322,19 +322,24 @@ static void test_flow_and_imm(void **state) {
 
 static void test_code_create(void **state) {
   (void)state;
-  const uint32_t words[] = {0x00b50863, 0x00a58533, 0x0200002b};
+  const uint32_t words[] = {0x00b50863, 0x00a58533, 0x00a58533, 0x0200002b};
   struct sg_reconv ok = {0x1000, 0x1008}, notbranch = {0x1004, 0x1008}, outside = {0x2000, 0x1008};
   struct sg_code *c;
   struct sg_uop u;
-  assert_int_equal(sg_code_create(words, 3, 0x1000, &ok, 1, &c), SG_OK);
+  assert_int_equal(sg_code_create(words, 4, 0x1000, &ok, 1, &c), SG_OK);
   assert_true(sg_code_uop(c, 0x1004, &u));
   assert_int_equal(u.op, SG_OP_ADD);
-  assert_false(sg_code_uop(c, 0x100c, &u));
+  assert_false(sg_code_uop(c, 0x1010, &u));
   assert_int_equal(sg_code_reconv(c, 0x1000), 0x1008);
   assert_int_equal(sg_code_reconv(c, 0x1004), SG_RECONV_EXIT);
   sg_code_destroy(c);
-  assert_int_equal(sg_code_create(words, 3, 0x1000, &notbranch, 1, &c), SG_EBINARY);
-  assert_int_equal(sg_code_create(words, 3, 0x1000, &outside, 1, &c), SG_EBINARY);
+  /* Paths that would rejoin only at sg.exit do not wait for each other. */
+  struct sg_reconv at_exit = {0x1000, 0x100c};
+  assert_int_equal(sg_code_create(words, 4, 0x1000, &at_exit, 1, &c), SG_OK);
+  assert_int_equal(sg_code_reconv(c, 0x1000), SG_RECONV_EXIT);
+  sg_code_destroy(c);
+  assert_int_equal(sg_code_create(words, 4, 0x1000, &notbranch, 1, &c), SG_EBINARY);
+  assert_int_equal(sg_code_create(words, 4, 0x1000, &outside, 1, &c), SG_EBINARY);
   assert_null(c);
 }
 

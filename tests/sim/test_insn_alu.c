@@ -101,7 +101,7 @@ static void run_case(const struct alu_case *c, unsigned ws, unsigned nthreads) {
                (unsigned long long)c->a, (unsigned long long)c->b, l,
                (unsigned long long)data64(m, 2 + l), (unsigned long long)want);
   }
-  free(m);
+  machine_free(m);
 }
 
 static void test_alu_table(void **state) {
@@ -126,7 +126,7 @@ static void test_x0(void **state) {
   memset(m->data, 0xff, 8);
   assert_int_equal(machine_run(m, &p, 4, 0), SG_OK);
   assert_int_equal(data64(m, 0), 0);
-  free(m);
+  machine_free(m);
 }
 
 int main(void) {

@@ -62,7 +62,7 @@ static struct fp_out run_fp(const struct fp_case *c, unsigned frm, unsigned init
   }
   emit(&p, SG_EXIT);
   struct fp_out o = {machine_run(m, &p, 4, 0), data64(m, 6), data64(m, 7), data64(m, 8)};
-  free(m);
+  machine_free(m);
   return o;
 }
 

@@ -44,7 +44,7 @@ static struct machine *run(build_fn *build, ref_fn *ref, unsigned ws) {
 
 static void run_all(build_fn *build, ref_fn *ref) {
   for (size_t i = 0; i < sizeof(warp_sizes) / sizeof(warp_sizes[0]); i++)
-    free(run(build, ref, warp_sizes[i]));
+    machine_free(run(build, ref, warp_sizes[i]));
 }
 
 /* if (t & 1) v = 3t; else v = t + 100; */
@@ -76,7 +76,7 @@ static void test_if_else(void **state) {
     assert_int_equal(m->stats.branches, nw);
     assert_int_equal(m->stats.thread_insns, NTHREADS * 7 + (NTHREADS / 2) * 3 + (NTHREADS / 2) * 1);
     assert_int_equal(m->stats.lane_slots, 11 * nw * ws);
-    free(m);
+    machine_free(m);
   }
 }
 
@@ -129,7 +129,7 @@ static void test_divergent_loop(void **state) {
   /* with 8-lane warps every warp reconverges: the store runs once per warp */
   struct machine *m = run(build_loop, ref_loop, 8);
   assert_int_equal(m->stats.warp_insns, 9 * (7 + 5 + 4 * 3 + 2)); /* 5 loop tests, 4 bodies */
-  free(m);
+  machine_free(m);
 }
 
 /* s = 0; for (i = 0; i < 10; i++) { if (i * t > 20) break; s += i; } */
@@ -322,7 +322,7 @@ static uint32_t ref_ballot(uint32_t t) {
 static void test_ballot(void **state) {
   (void)state;
   for (ballot_ws = 1; ballot_ws <= 32; ballot_ws *= 2)
-    free(run(build_ballot, ref_ballot, ballot_ws));
+    machine_free(run(build_ballot, ref_ballot, ballot_ws));
 }
 
 int main(void) {
