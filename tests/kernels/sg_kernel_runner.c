@@ -691,12 +691,13 @@ static int run_case(struct test_case *tc, const char *base) {
   else
     snprintf(path, sizeof(path), "%s.cl", base);
   int built = build(&s, tc, path, &prog);
-  if (tc->expect == EXPECT_BUILD_FAILURE) {
-    printf("%s\n", built ? "FAILED: the build succeeded" : "ok: the build failed as expected");
-    return built ? EXIT_MISMATCH : EXIT_OK;
+  if (tc->expect == EXPECT_BUILD_FAILURE || !built) {
+    if (tc->expect == EXPECT_BUILD_FAILURE)
+      printf("%s\n", built ? "FAILED: the build succeeded" : "ok: the build failed as expected");
+    clReleaseProgram(prog);
+    sg_sample_finish(&s);
+    return built || tc->expect != EXPECT_BUILD_FAILURE ? EXIT_MISMATCH : EXIT_OK;
   }
-  if (!built)
-    return EXIT_MISMATCH;
 
   unsigned char *expected[MAX_ARGS] = {0};
   snprintf(path, sizeof(path), "%s.ref", base);
