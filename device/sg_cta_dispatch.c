@@ -166,14 +166,19 @@ uint64_t sg_device_alloc_address(struct sg_device *dev, uint64_t size) {
 
 /* ---- The parameter block ------------------------------------------------ */
 
-static uint64_t align16(uint64_t n) { return (n + 15) & ~15ull; }
+/* Local sizes come from clSetKernelArg (any size_t): the arithmetic
+ * saturates at UINT64_MAX, which no device has, instead of wrapping to a
+ * small size that would let __local arguments alias. */
+static uint64_t align16(uint64_t n) { return n > UINT64_MAX - 15 ? UINT64_MAX : (n + 15) & ~15ull; }
+
+static uint64_t add_sat(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
 
 uint64_t sg_device_local_mem_size(const struct sg_kernel_info *kernel,
                                   const struct sg_arg_value *args) {
   uint64_t total = align16(kernel->static_local_size);
   for (uint32_t i = 0; i < kernel->num_args; i++)
     if (kernel->args[i].kind == SG_ARG_LOCAL)
-      total += align16(args[i].local_size);
+      total = add_sat(total, align16(args[i].local_size));
   return total;
 }
 

@@ -187,6 +187,12 @@ static cl_int make_ndrange(cl_kernel k, cl_device_id dev, cl_uint dim, const siz
   for (cl_uint d = 0; d < dim && !*empty; d++)
     SG_CHECK((nd->global_size[d] - 1) / nd->local_size[d] < UINT32_MAX, CL_INVALID_GLOBAL_WORK_SIZE,
              "global_work_size[%u] = %zu needs more than 2^32 - 1 work-groups", d, gws[d]);
+  uint64_t groups = 1;
+  for (cl_uint d = 0; d < dim && !*empty; d++) {
+    uint64_t g = (nd->global_size[d] - 1) / nd->local_size[d] + 1;
+    SG_CHECK(!__builtin_mul_overflow(groups, g, &groups), CL_INVALID_GLOBAL_WORK_SIZE,
+             "the ND-range has 2^64 or more work-groups in all");
+  }
   SG_CHECK(!uniform || !nd->partial_groups, CL_INVALID_WORK_GROUP_SIZE,
            "the global size is not a multiple of reqd_work_group_size(%u,%u,%u) "
            "(uniform work-groups: OpenCL C 1.x or -cl-uniform-work-group-size)",

@@ -323,8 +323,13 @@ static size_t ndrange_items(size_t input_value_size, const void *input_value) {
   size_t n = input_value_size / sizeof(size_t), items = 1;
   if (!input_value || input_value_size % sizeof(size_t) || n < 1 || n > 3)
     return 0;
-  for (size_t i = 0; i < n; i++)
-    items *= ((const size_t *)input_value)[i];
+  for (size_t i = 0; i < n; i++) {
+    size_t v = ((const size_t *)input_value)[i];
+    if (v == 0)
+      return 0;
+    if (__builtin_mul_overflow(items, v, &items))
+      items = SIZE_MAX; /* saturate: the count below stays monotonic, never wraps */
+  }
   return items;
 }
 
@@ -348,7 +353,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_dev
     size_t items = ndrange_items(input_value_size, input_value);
     SG_CHECK(items, CL_INVALID_VALUE, "input_value must be a local size of 1 to 3 non-zero values");
     SG_INFO_VAL(size_t, param_name == CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE
-                            ? (items + warp - 1) / warp
+                            ? items / warp + (items % warp != 0)
                             : (items < warp ? items : warp));
   }
   case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {

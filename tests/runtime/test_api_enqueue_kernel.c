@@ -45,7 +45,9 @@ static const char *src =
     "}\n"
     "__kernel __attribute__((reqd_work_group_size(4, 1, 1))) void fixed(__global int *o) {\n"
     "  o[get_global_id(0)] = get_local_size(0); }\n"
-    "__kernel void big_local(__local int *l, __global int *o) { l[0] = 1; o[0] = l[0]; }\n";
+    "__kernel void big_local(__local int *l, __global int *o) { l[0] = 1; o[0] = l[0]; }\n"
+    "__kernel void two_local(__local int *a, __local int *b, __global int *o) {\n"
+    "  a[0] = 1; b[0] = 2; o[0] = a[0]; }\n";
 
 /* OpenCL C 2.0: get_enqueued_local_size. */
 static const char *src20 =
@@ -123,6 +125,29 @@ static void test_errors(void **state) {
   fx_arg(bl, 0, dev_local + 4, NULL);
   fx_arg(bl, 1, sizeof m, &m);
   assert_int_equal(clEnqueueTask(f->q, bl, 0, NULL, NULL), CL_OUT_OF_RESOURCES);
+  /* Sizes whose 16-byte round-up or sum wraps past 2^64 must not become a
+   * small total (aliasing __local arguments): they too exceed the device. */
+  cl_kernel tl = fx_kernel(p, "two_local");
+  fx_arg(tl, 2, sizeof m, &m);
+  const size_t sizes[][2] = {{SIZE_MAX, 16}, {(size_t)1 << 63, (size_t)1 << 63}, {16, SIZE_MAX - 7}};
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+    fx_arg(tl, 0, sizes[i][0], NULL);
+    fx_arg(tl, 1, sizes[i][1], NULL);
+    cl_ulong kernel_local;
+    assert_int_equal(clGetKernelWorkGroupInfo(tl, f->device, CL_KERNEL_LOCAL_MEM_SIZE,
+                                              sizeof kernel_local, &kernel_local, NULL),
+                     CL_SUCCESS);
+    assert_true(kernel_local > dev_local);
+    assert_true(kernel_local >= sizes[i][0] && kernel_local >= sizes[i][1]);
+    assert_int_equal(clEnqueueTask(f->q, tl, 0, NULL, NULL), CL_OUT_OF_RESOURCES);
+  }
+  clReleaseKernel(tl);
+
+  /* 2^32 - 1 work-groups in each of three dimensions: each is allowed, the
+   * product (about 2^96) is refused at enqueue. */
+  size_t many[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX}, ones[3] = {1, 1, 1};
+  assert_int_equal(clEnqueueNDRangeKernel(f->q, k, 3, NULL, many, ones, 0, NULL, NULL),
+                   CL_INVALID_GLOBAL_WORK_SIZE);
 
   /* A queue of another context. */
   cl_context ctx2 = clCreateContext(NULL, 1, &f->device, NULL, NULL, &err);

@@ -317,6 +317,18 @@ static void test_work_group_info(void **state) {
                                            sizeof in2, in2, sizeof sub, &sub, NULL),
                    CL_SUCCESS);
   assert_int_equal(sub, (15 + mult - 1) / mult);
+  /* Local sizes whose product passes SIZE_MAX: the count saturates at
+   * ceil(SIZE_MAX / warp) instead of wrapping to a small number. */
+  const size_t wide[3] = {SIZE_MAX, 2, 1}, edge[1] = {SIZE_MAX};
+  const size_t most = SIZE_MAX / mult + (SIZE_MAX % mult != 0);
+  assert_int_equal(clGetKernelSubGroupInfo(every, NULL, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE,
+                                           sizeof wide, wide, sizeof sub, &sub, NULL),
+                   CL_SUCCESS);
+  assert_true(sub == most);
+  assert_int_equal(clGetKernelSubGroupInfo(every, NULL, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE,
+                                           sizeof edge, edge, sizeof sub, &sub, NULL),
+                   CL_SUCCESS);
+  assert_true(sub == most);
   assert_int_equal(clGetKernelSubGroupInfo(every, f->device, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL,
                                            sizeof sub, &sub, NULL),
                    CL_SUCCESS);
