@@ -4,6 +4,7 @@
  * features are exactly what the compiler enables. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sg_runtime.h"
 
@@ -15,13 +16,40 @@
 static struct _cl_device_id device;
 static char device_name[128];
 
-/* Global memory the runtime hands out lives in host memory; one allocation
- * may take a quarter of it (at least 128 MiB, the spec's floor). */
+/* Global memory lives in host memory, so the device has what the
+ * configuration says but never more than half the host's RAM: buffers that
+ * fit the reported size can all be filled without the host running out. */
+cl_ulong sg_device_global_mem(cl_device_id d) {
+  cl_ulong configured = d->config.global_mem_size;
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0)
+    return configured;
+  cl_ulong half_ram = (cl_ulong)pages / 2 * (cl_ulong)page;
+  return configured < half_ram ? configured : half_ram;
+}
+
+/* One allocation may take a quarter of global memory (at least 128 MiB, the
+ * spec's floor). */
 cl_ulong sg_device_max_alloc(cl_device_id d) {
-  const struct sg_config *c = &d->config;
-  cl_ulong quarter = c->global_mem_size / 4, floor = 128ull << 20;
+  cl_ulong global = sg_device_global_mem(d), quarter = global / 4, floor = 128ull << 20;
   cl_ulong v = quarter > floor ? quarter : floor;
-  return v < c->global_mem_size ? v : c->global_mem_size;
+  return v < global ? v : global;
+}
+
+/* Buffers are accounted against CL_DEVICE_GLOBAL_MEM_SIZE: a reservation
+ * that would pass it fails, as a full GPU's allocation does. */
+bool sg_device_reserve(cl_device_id d, cl_ulong size) {
+  cl_ulong limit = sg_device_global_mem(d);
+  cl_ulong used = atomic_load(&d->global_mem_used);
+  do {
+    if (size > limit - used)
+      return false;
+  } while (!atomic_compare_exchange_weak(&d->global_mem_used, &used, used + size));
+  return true;
+}
+
+void sg_device_unreserve(cl_device_id d, cl_ulong size) {
+  atomic_fetch_sub(&d->global_mem_used, size);
 }
 
 /* An invalid SOFTGPU_CONFIG leaves the platform without a device: every
@@ -165,7 +193,7 @@ static cl_int device_info(cl_device_id d, cl_device_info param_name, size_t para
   case CL_DEVICE_ERROR_CORRECTION_SUPPORT: BOOL(CL_FALSE);
 
   /* Memory */
-  case CL_DEVICE_GLOBAL_MEM_SIZE: ULONG(c->global_mem_size);
+  case CL_DEVICE_GLOBAL_MEM_SIZE: ULONG(sg_device_global_mem(d));
   case CL_DEVICE_MAX_MEM_ALLOC_SIZE: ULONG(sg_device_max_alloc(d));
   case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE: SG_INFO_VAL(cl_device_mem_cache_type, CL_NONE);
   case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE: UINT(0);

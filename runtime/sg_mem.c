@@ -30,6 +30,8 @@ static void mem_destroy(void *self) {
     next = mp->next;
     free(mp);
   }
+  if (m->reserved)
+    sg_device_unreserve(m->context->device, m->size);
   if (m->parent)
     sg_release_internal(m->parent);
   else if (!(m->flags & CL_MEM_USE_HOST_PTR))
@@ -101,6 +103,12 @@ static cl_mem buffer_create(cl_context ctx, const cl_mem_properties *props, cl_m
     flags |= CL_MEM_READ_WRITE;
   m = mem_new(ctx, flags, size);
   SG_CHECK(m, CL_OUT_OF_HOST_MEMORY, "no memory for the buffer object");
+  m->reserved = sg_device_reserve(ctx->device, size);
+  SG_CHECK(m->reserved, CL_MEM_OBJECT_ALLOCATION_FAILURE,
+           "%zu bytes do not fit: live buffers hold %llu of the device's %llu bytes "
+           "(CL_DEVICE_GLOBAL_MEM_SIZE)", size,
+           (unsigned long long)atomic_load(&ctx->device->global_mem_used),
+           (unsigned long long)sg_device_global_mem(ctx->device));
   err = copy_properties(m, props);
   if (err != CL_SUCCESS)
     goto fail;
@@ -116,6 +124,8 @@ static cl_mem buffer_create(cl_context ctx, const cl_mem_properties *props, cl_m
       memcpy(m->buf.host, host_ptr, size);
   }
   m->buf.addr = sg_device_alloc_address(ctx->device->machine, size);
+  SG_CHECK(m->buf.addr, CL_MEM_OBJECT_ALLOCATION_FAILURE,
+           "the device's address space is exhausted");
   SG_SET_ERR(errcode_ret, CL_SUCCESS);
   return m;
 fail:

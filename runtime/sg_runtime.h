@@ -118,6 +118,7 @@ struct _cl_device_id {
   cl_platform_id platform;
   struct sg_config config;
   struct sg_device *machine;   /* device/ */
+  _Atomic cl_ulong global_mem_used; /* bytes reserved by live buffers */
 };
 
 struct _cl_context {
@@ -147,6 +148,7 @@ struct _cl_mem {
   struct sg_buffer buf;        /* device address + host backing store */
   cl_mem parent;               /* sub-buffer: parent buffer, else NULL */
   size_t offset;               /* sub-buffer origin */
+  bool reserved;               /* size bytes are accounted on the device */
   atomic_uint map_count;
   pthread_mutex_t lock;
   struct sg_destructor_cb *destructors;
@@ -325,6 +327,10 @@ cl_device_id sg_device_init(cl_platform_id platform);
 size_t sg_name_versions(const char *names, cl_version v, cl_name_version *out);
 /* Device limits shared by clGetDeviceInfo and the checks that enforce them. */
 #define SG_MEM_BASE_ADDR_ALIGN 128 /* bytes; CL_DEVICE_MEM_BASE_ADDR_ALIGN is in bits */
-cl_ulong sg_device_max_alloc(cl_device_id dev); /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
+cl_ulong sg_device_global_mem(cl_device_id dev); /* CL_DEVICE_GLOBAL_MEM_SIZE */
+cl_ulong sg_device_max_alloc(cl_device_id dev);  /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
+/* Accounts size bytes of global memory; false when the device is full. */
+bool sg_device_reserve(cl_device_id dev, cl_ulong size);
+void sg_device_unreserve(cl_device_id dev, cl_ulong size);
 
 #endif
