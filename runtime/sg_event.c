@@ -98,15 +98,21 @@ void sg_event_set_status(cl_event ev, cl_int status) {
   transition_and_unlock(ev, status);
 }
 
+/* Only the new callback can be due: the others were due-checked at every
+ * transition, so registering N callbacks on one event costs O(N), not O(N^2). */
 void sg_event_add_callback(cl_event ev, struct sg_event_cb *cb) {
   pthread_mutex_lock(&ev->lock);
-  cb->next = ev->callbacks;
-  ev->callbacks = cb;
-  struct sg_event_cb *due = take_due(ev);
   cl_int status = ev->status;
+  if (!cb_due(cb, status)) {
+    cb->next = ev->callbacks;
+    ev->callbacks = cb;
+    pthread_mutex_unlock(&ev->lock);
+    return;
+  }
+  cb->next = NULL;
   sg_retain_internal(ev);
   pthread_mutex_unlock(&ev->lock);
-  run_callbacks(ev, due, status);
+  run_callbacks(ev, cb, status);
   sg_release_internal(ev);
 }
 

@@ -239,6 +239,7 @@ struct _cl_command_queue {
   struct sg_command *head, *tail;       /* unfinished commands, in submission order */
   struct sg_command *ready, *ready_tail; /* dependencies done, waiting for a worker */
   struct sg_command *barrier;           /* last unfinished barrier: later commands wait */
+  struct sg_command *last_sync;         /* last unfinished marker/barrier that waits for all */
   unsigned busy;                        /* commands not yet released: clFinish waits for 0 */
   bool stop;                            /* released: workers leave once busy is 0 */
 };

@@ -412,6 +412,38 @@ static void test_ooo_marker_and_barrier_all(void **state) {
   assert_int_equal(clReleaseCommandQueue(q), CL_SUCCESS);
 }
 
+/* Markers in a row: each waits (through the one before it) for everything
+ * earlier, also for commands enqueued between them; a marker with a wait list
+ * waits only for its list, so the marker after it still waits for all. */
+static void test_ooo_marker_chain(void **state) {
+  (void)state;
+  cl_int err;
+  cl_command_queue q = ooo_queue();
+  cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4 * sizeof(int), NULL, &err);
+  cl_event gate = user_event();
+  cl_event held = fill(q, buf, 0, 1, 1, &gate), m[4], listed;
+  assert_int_equal(clEnqueueMarkerWithWaitList(q, 0, NULL, &m[0]), CL_SUCCESS);
+  assert_int_equal(clEnqueueMarkerWithWaitList(q, 0, NULL, &m[1]), CL_SUCCESS);
+  cl_event runner = fill(q, buf, 1, 2, 0, NULL);
+  assert_int_equal(clEnqueueMarkerWithWaitList(q, 1, &runner, &listed), CL_SUCCESS);
+  assert_int_equal(clEnqueueMarkerWithWaitList(q, 0, NULL, &m[2]), CL_SUCCESS);
+  assert_int_equal(clEnqueueMarkerWithWaitList(q, 0, NULL, &m[3]), CL_SUCCESS);
+  wait_ok(listed);
+  for (int i = 0; i < 4; i++)
+    assert_true(status_of(m[i]) > CL_COMPLETE);
+  assert_int_equal(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+  wait_ok(m[3]);
+  assert_int_equal(status_of(held), CL_COMPLETE);
+  for (int i = 0; i < 4; i++)
+    assert_int_equal(status_of(m[i]), CL_COMPLETE);
+  assert_int_equal(clFinish(q), CL_SUCCESS);
+  release_all(m, 4);
+  cl_event evs[] = {gate, held, runner, listed};
+  release_all(evs, 4);
+  clReleaseMemObject(buf);
+  assert_int_equal(clReleaseCommandQueue(q), CL_SUCCESS);
+}
+
 /* With a wait list, a marker or barrier waits for that list only; the
  * barrier (and clEnqueueWaitForEvents) still holds back later commands. */
 static void test_ooo_marker_and_barrier_list(void **state) {
@@ -650,6 +682,7 @@ int main(void) {
       cmocka_unit_test(test_release_with_pending),
       cmocka_unit_test(test_callback_releases_own_queue),
       cmocka_unit_test(test_info_table),
+      cmocka_unit_test(test_ooo_marker_chain),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
