@@ -58,15 +58,19 @@ unsigned sg_sfu_arity(unsigned fn) {
   }
 }
 
-static int64_t imm_i(uint32_t w) { return (int64_t)(int32_t)w >> 20; }
-static int64_t imm_s(uint32_t w) { return ((int64_t)(int32_t)w >> 25 << 5) | ((w >> 7) & 0x1f); }
+/* Sign extension of a `bits`-wide field without shifting a negative value
+ * (undefined in C): flip the sign bit, then subtract its weight. */
+static int64_t sext(uint32_t v, unsigned bits) {
+  uint32_t sign = 1u << (bits - 1);
+  return (int64_t)((v & (2 * sign - 1)) ^ sign) - (int64_t)sign;
+}
+static int64_t imm_i(uint32_t w) { return sext(w >> 20, 12); }
+static int64_t imm_s(uint32_t w) { return sext((w >> 25) << 5 | (w >> 7 & 0x1f), 12); }
 static int64_t imm_b(uint32_t w) {
-  return ((int64_t)(int32_t)w >> 31 << 12) | ((w >> 7 & 1) << 11) | ((w >> 25 & 0x3f) << 5) |
-         ((w >> 8 & 0xf) << 1);
+  return sext((w >> 31) << 12 | (w >> 7 & 1) << 11 | (w >> 25 & 0x3f) << 5 | (w >> 8 & 0xf) << 1, 13);
 }
 static int64_t imm_j(uint32_t w) {
-  return ((int64_t)(int32_t)w >> 31 << 20) | (w & 0xff000) | ((w >> 20 & 1) << 11) |
-         ((w >> 21 & 0x3ff) << 1);
+  return sext((w >> 31) << 20 | (w & 0xff000) | (w >> 20 & 1) << 11 | (w >> 21 & 0x3ff) << 1, 21);
 }
 
 static int64_t decode_imm(enum sg_fmt fmt, uint32_t w) {
@@ -75,7 +79,7 @@ static int64_t decode_imm(enum sg_fmt fmt, uint32_t w) {
   case SG_FMT_SH: return w >> 20 & 0x3f;
   case SG_FMT_S: case SG_FMT_FS: return imm_s(w);
   case SG_FMT_B: return imm_b(w);
-  case SG_FMT_U: return (int64_t)(int32_t)(w & 0xfffff000u);
+  case SG_FMT_U: return sext(w & 0xfffff000u, 32);
   case SG_FMT_J: return imm_j(w);
   case SG_FMT_CSR: case SG_FMT_CSRI: return w >> 20;
   case SG_FMT_FENCE: return w >> 20 & 0xff;

@@ -320,6 +320,35 @@ static void test_flow_and_imm(void **state) {
   assert_int_equal(sg_op_unit(u.op), SG_UNIT_LSU);
 }
 
+/* The extremes of every immediate format. Negative ones are sign-extended
+ * without left-shifting a negative value (undefined behaviour, which the
+ * sim_test_decode_ubsan build of this file turns into a failure). */
+static void test_imm_extremes(void **state) {
+  (void)state;
+  static const struct {
+    uint32_t word;
+    int64_t imm;
+  } cases[] = {
+      {0x80000093, -2048},       /* addi ra, zero, -2048 (I) */
+      {0x7ff00093, 2047},        /* addi ra, zero, 2047 */
+      {0x80003023, -2048},       /* sd zero, -2048(zero) (S) */
+      {0x7e003fa3, 2047},        /* sd zero, 2047(zero) */
+      {0x80000063, -4096},       /* beq zero, zero, -4096 (B) */
+      {0x7e000fe3, 4094},        /* beq zero, zero, +4094 */
+      {0x8000006f, -1048576},    /* j -1048576 (J) */
+      {0x7ffff06f, 1048574},     /* j +1048574 */
+      {0x800000b7, -2147483648}, /* lui ra, 0x80000 (U) */
+      {0x7ffff0b7, 0x7ffff000},  /* lui ra, 0x7ffff */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    struct sg_uop u;
+    sg_decode(cases[i].word, &u);
+    if (u.imm != cases[i].imm)
+      fail_msg("0x%08x: imm %lld, want %lld", cases[i].word, (long long)u.imm,
+               (long long)cases[i].imm);
+  }
+}
+
 static void test_code_create(void **state) {
   (void)state;
   const uint32_t words[] = {0x00b50863, 0x00a58533, 0x00a58533, 0x0200002b};
@@ -348,6 +377,7 @@ int main(void) {
       cmocka_unit_test(test_no_overlap),    cmocka_unit_test(test_match_decodes_to_itself),
       cmocka_unit_test(test_known_words),   cmocka_unit_test(test_disasm),
       cmocka_unit_test(test_illegal),       cmocka_unit_test(test_flow_and_imm),
+      cmocka_unit_test(test_imm_extremes),
       cmocka_unit_test(test_code_create),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
