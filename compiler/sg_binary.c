@@ -354,14 +354,60 @@ static char *meta_str(const uint8_t *strs, uint32_t size, uint32_t off)
   return off < size ? strdup((const char *)strs + off) : NULL;
 }
 
+/* Names are C identifiers: CL_PROGRAM_KERNEL_NAMES joins kernel names with
+ * ';' and clCreateKernel looks them up by name. */
+static bool identifier(const char *s)
+{
+  if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_'))
+    return false;
+  for (s++; *s; s++)
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+          *s == '_'))
+      return false;
+  return true;
+}
+
+/* Text fields (type names, attributes) are printable ASCII of a sane length. */
+#define MAX_TEXT 1024u
+static bool printable(const char *s)
+{
+  size_t n = 0;
+  for (; s[n]; n++)
+    if (s[n] < 0x20 || s[n] > 0x7e)
+      return false;
+  return n <= MAX_TEXT;
+}
+
+/* A 3-D size (reqd_work_group_size, work_group_size_hint): absent (all zero)
+ * or every component at least 1 with a product that fits in 32 bits, so no
+ * user of it divides by zero or wraps. */
+static bool dims_ok(const uint32_t v[3])
+{
+  if (!v[0] && !v[1] && !v[2])
+    return true;
+  uint64_t prod = (uint64_t)v[0] * v[1];
+  return v[0] && v[1] && v[2] && prod <= UINT32_MAX && prod * v[2] <= UINT32_MAX;
+}
+
+/* What each argument kind is: its address qualifier and slot size (0: any
+ * size, a value). */
+static const struct {
+  uint32_t address, size;
+} arg_kinds[] = {
+    [SG_ARG_GLOBAL] = {SG_CL_ADDRESS_GLOBAL, 8},
+    [SG_ARG_CONSTANT] = {SG_CL_ADDRESS_CONSTANT, 8},
+    [SG_ARG_LOCAL] = {SG_CL_ADDRESS_LOCAL, 8},
+    [SG_ARG_VALUE] = {SG_CL_ADDRESS_PRIVATE, 0},
+};
+
 static enum sg_status load_arg(struct loader *ld, const uint8_t *r, const uint8_t *strs,
-                               uint32_t ssize, const struct sg_kernel_info *k,
+                               uint32_t ssize, const struct sg_kernel_info *k, uint32_t i,
                                struct sg_kernel_arg *a)
 {
   a->name = meta_str(strs, ssize, get32(r));
   a->type_name = meta_str(strs, ssize, get32(r + 4));
-  if (!a->name || !a->type_name)
-    return bad(ld, "kernel %s: bad argument string", k->name);
+  if (!a->name || !a->type_name || (*a->name && !identifier(a->name)) || !printable(a->type_name))
+    return bad(ld, "kernel %s: bad argument %u name or type", k->name, i);
   uint32_t kind = get32(r + 8);
   a->address_qualifier = get32(r + 12);
   a->access_qualifier = get32(r + 16);
@@ -369,13 +415,17 @@ static enum sg_status load_arg(struct loader *ld, const uint8_t *r, const uint8_
   a->offset = get32(r + 24);
   a->type_qualifier = get64(r + 32);
   if (kind > SG_ARG_VALUE)
-    return bad(ld, "kernel %s: argument kind %u unsupported", k->name, kind);
+    return bad(ld, "kernel %s: argument %u kind %u unsupported", k->name, i, kind);
   a->kind = (enum sg_arg_kind)kind;
-  if (a->address_qualifier < SG_CL_ADDRESS_GLOBAL || a->address_qualifier > SG_CL_ADDRESS_PRIVATE ||
+  if (a->address_qualifier != arg_kinds[kind].address ||
       a->access_qualifier < SG_CL_ACCESS_READ_ONLY || a->access_qualifier > SG_CL_ACCESS_NONE ||
-      a->type_qualifier > 0xf || !a->size || a->size > k->args_size ||
-      a->offset > k->args_size - a->size)
-    return bad(ld, "kernel %s: argument %s out of range", k->name, a->name);
+      a->type_qualifier > 0xf)
+    return bad(ld, "kernel %s: argument %u qualifiers out of range", k->name, i);
+  /* Pointers are 8-byte slots the runtime fills with device addresses. */
+  if ((arg_kinds[kind].size && (a->size != arg_kinds[kind].size || a->offset % 8)) || !a->size ||
+      a->size > k->args_size || a->offset > k->args_size - a->size)
+    return bad(ld, "kernel %s: argument %u (%u bytes at %u) outside its %u-byte parameter block",
+               k->name, i, a->size, a->offset, k->args_size);
   return SG_OK;
 }
 
@@ -396,21 +446,57 @@ static enum sg_status load_kernel(struct loader *ld, const uint8_t *r, const uin
   k->uses = get32(r + 48);
   k->entry_pc = get64(r + 56);
   k->static_local_size = get64(r + 64);
-  if (!k->name || !*k->name || !k->attributes)
-    return bad(ld, "bad kernel name");
-  if (first > nargs || k->num_args > nargs - first || k->args_size > MAX_ARGS_SIZE ||
-      !pc_in_code(ld, k->entry_pc) || k->static_local_size > SG_ADDR_PARAMS - SG_ADDR_LOCAL ||
-      k->uses & ~(uint32_t)(SG_USES_LOCAL_SHAPE | SG_USES_PRINTF))
-    return bad(ld, "kernel %s: fields out of range", k->name);
+  if (!k->name || !identifier(k->name) || !k->attributes || !printable(k->attributes))
+    return bad(ld, "bad kernel name or attributes");
+  if (!dims_ok(k->reqd_work_group_size))
+    return bad(ld, "kernel %s: reqd_work_group_size(%u,%u,%u) is not a work-group size", k->name,
+               k->reqd_work_group_size[0], k->reqd_work_group_size[1], k->reqd_work_group_size[2]);
+  if (!dims_ok(k->work_group_size_hint))
+    return bad(ld, "kernel %s: work_group_size_hint(%u,%u,%u) is not a work-group size", k->name,
+               k->work_group_size_hint[0], k->work_group_size_hint[1], k->work_group_size_hint[2]);
+  if (first > nargs || k->num_args > nargs - first || k->args_size > MAX_ARGS_SIZE)
+    return bad(ld, "kernel %s: %u arguments in %u bytes out of range", k->name, k->num_args,
+               k->args_size);
+  if (!pc_in_code(ld, k->entry_pc))
+    return bad(ld, "kernel %s: entry point 0x%llx outside the code", k->name,
+               (unsigned long long)k->entry_pc);
+  if (k->static_local_size > SG_ADDR_PARAMS - SG_ADDR_LOCAL ||
+      k->private_size > SG_ADDR_GLOBAL - SG_ADDR_STACK)
+    return bad(ld, "kernel %s: local or private memory size out of range", k->name);
+  if (k->uses & ~(uint32_t)(SG_USES_LOCAL_SHAPE | SG_USES_PRINTF))
+    return bad(ld, "kernel %s: unknown flags 0x%x", k->name, k->uses);
   k->args = calloc(k->num_args + 1, sizeof *k->args);
   if (!k->args)
     return SG_ENOMEM;
   for (uint32_t a = 0; a < k->num_args; a++) {
-    enum sg_status st = load_arg(ld, args + (size_t)(first + a) * META_ARG, strs, ssize, k, &k->args[a]);
+    enum sg_status st =
+        load_arg(ld, args + (size_t)(first + a) * META_ARG, strs, ssize, k, a, &k->args[a]);
     if (st != SG_OK)
       return st;
   }
   return SG_OK;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Kernels are found by name: two of one name would make one unreachable. */
+static enum sg_status unique_names(struct loader *ld, const struct sg_program_image *img)
+{
+  char **names = malloc((img->num_kernels + 1) * sizeof *names);
+  if (!names)
+    return SG_ENOMEM;
+  for (uint32_t i = 0; i < img->num_kernels; i++)
+    names[i] = img->kernels[i].name;
+  qsort(names, img->num_kernels, sizeof *names, cmp_name);
+  enum sg_status st = SG_OK;
+  for (uint32_t i = 1; i < img->num_kernels && st == SG_OK; i++)
+    if (!strcmp(names[i - 1], names[i]))
+      st = bad(ld, "two kernels named %s", names[i]);
+  free(names);
+  return st;
 }
 
 static enum sg_status load_meta(struct loader *ld)
@@ -434,8 +520,9 @@ static enum sg_status load_meta(struct loader *ld)
   struct sg_program_image *img = ld->img;
   img->cl_c_version = get32(m + 8);
   uint32_t flags = get32(m + 12);
-  if (flags > 1 || img->cl_c_version < 100 || img->cl_c_version > 300)
-    return bad(ld, "bad metadata flags");
+  uint32_t v = img->cl_c_version;
+  if (flags > 1 || !(v == 100 || v == 110 || v == 120 || v == 200 || v == 300))
+    return bad(ld, "bad metadata flags or OpenCL C version %u", v);
   img->uniform_work_group = flags & 1;
   img->kernels = calloc((size_t)nk + 1, sizeof *img->kernels);
   if (!img->kernels)
@@ -446,7 +533,7 @@ static enum sg_status load_meta(struct loader *ld)
     if (st != SG_OK)
       return st;
   }
-  return SG_OK;
+  return unique_names(ld, img);
 }
 
 static enum sg_status load_code(struct loader *ld)
@@ -534,6 +621,35 @@ void sg_program_image_free(struct sg_program_image *img)
   free(img->ro);
   free(img->rw);
   free(img);
+}
+
+enum sg_status sg_program_check_device(const struct sg_program_image *img,
+                                       const struct sg_device_limits *lim, char *err,
+                                       size_t errlen)
+{
+  struct loader ld = {.err = err, .errlen = errlen};
+  for (uint32_t i = 0; i < img->num_kernels; i++) {
+    const struct sg_kernel_info *k = &img->kernels[i];
+    const uint32_t *dims[2] = {k->reqd_work_group_size, k->work_group_size_hint};
+    static const char *const what[2] = {"reqd_work_group_size", "work_group_size_hint"};
+    for (int w = 0; w < 2; w++) {
+      const uint32_t *v = dims[w];
+      if (!v[0])
+        continue;
+      uint64_t prod = (uint64_t)v[0] * v[1] * v[2]; /* < 2^32 once loaded */
+      bool fits = prod <= lim->max_work_group_size;
+      for (int d = 0; d < 3; d++)
+        fits &= v[d] <= lim->max_work_item_sizes[d];
+      if (!fits)
+        return bad(&ld, "kernel %s: %s(%u,%u,%u) exceeds the device's work-group limits "
+                        "(%llu work-items, at most (%llu,%llu,%llu))",
+                   k->name, what[w], v[0], v[1], v[2], (unsigned long long)lim->max_work_group_size,
+                   (unsigned long long)lim->max_work_item_sizes[0],
+                   (unsigned long long)lim->max_work_item_sizes[1],
+                   (unsigned long long)lim->max_work_item_sizes[2]);
+    }
+  }
+  return SG_OK;
 }
 
 const struct sg_kernel_info *sg_program_find_kernel(const struct sg_program_image *img,

@@ -214,6 +214,18 @@ enum sg_status sg_binary_check(const void *binary, size_t size, enum sg_binary_k
 enum sg_status sg_program_load(const void *binary, size_t size,
                                struct sg_program_image **out, char *err, size_t errlen);
 void sg_program_image_free(struct sg_program_image *img);
+
+/* What the device allows a kernel (from its configuration). */
+struct sg_device_limits {
+  uint64_t max_work_group_size;     /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
+  uint64_t max_work_item_sizes[3];  /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
+};
+/* Checks a loaded program's kernels against the device: reqd_work_group_size
+ * and work_group_size_hint within the work-group limits. SG_OK or SG_EBINARY
+ * with the kernel named in err. */
+enum sg_status sg_program_check_device(const struct sg_program_image *img,
+                                       const struct sg_device_limits *lim, char *err,
+                                       size_t errlen);
 const struct sg_kernel_info *sg_program_find_kernel(const struct sg_program_image *img,
                                                     const char *name);
 

@@ -29,7 +29,7 @@ static uint64_t gcd_u64(uint64_t a, uint64_t b) {
  * spread over the machine; never below one warp. */
 static uint64_t group_target(uint64_t max, const struct sg_config *cfg, uint64_t total) {
   uint64_t cap = max;
-  while (cap / 2 >= cfg->warp_size && (total + cap - 1) / cap < cfg->cores)
+  while (cap / 2 >= cfg->warp_size && (total - 1) / cap + 1 < cfg->cores)
     cap = cap / 2 / cfg->warp_size * cfg->warp_size;
   return cap;
 }
@@ -87,10 +87,15 @@ static void choose_local(cl_kernel k, const struct sg_config *cfg, uint64_t max,
   uint64_t total = g[0];
   for (int d = 1; d < 3; d++) /* saturating: only compared with cores * max */
     total = total > UINT64_MAX / g[d] ? UINT64_MAX : total * g[d];
+  /* The loader refuses zero or wrapping sizes; still, nothing below may
+   * divide by a zero size whatever the metadata says. */
+  const uint32_t *reqd = info->reqd_work_group_size;
+  bool has_reqd = reqd[0] && reqd[1] && reqd[2];
+  max = max ? max : 1;
   uint64_t cap = group_target(max, cfg, total);
-  if (info->reqd_work_group_size[0]) {
+  if (has_reqd) {
     for (int d = 0; d < 3; d++)
-      nd->local_size[d] = info->reqd_work_group_size[d];
+      nd->local_size[d] = reqd[d];
   } else if (!(info->uses & SG_USES_LOCAL_SHAPE)) {
     fill_shape(g, cap, nd->local_size);
     return; /* partial_groups stays false: the tail is masked */
@@ -99,8 +104,10 @@ static void choose_local(cl_kernel k, const struct sg_config *cfg, uint64_t max,
   } else {
     fill_shape(g, cap, nd->local_size);
   }
-  for (int d = 0; d < 3; d++)
+  for (int d = 0; d < 3; d++) {
+    nd->local_size[d] = nd->local_size[d] ? nd->local_size[d] : 1;
     nd->partial_groups |= g[d] % nd->local_size[d] != 0;
+  }
 }
 
 /* ---- ND-range checks ---------------------------------------------------- */

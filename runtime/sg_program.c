@@ -141,6 +141,15 @@ static enum sg_status load_binary(const void *bin, size_t len, cl_program_binary
   return st;
 }
 
+/* The work-group limits of ctx's device, which every kernel's
+ * reqd_work_group_size and work_group_size_hint must respect. */
+static enum sg_status check_device(cl_context ctx, const struct sg_program_image *image, char *msg,
+                                   size_t msglen) {
+  uint64_t wg = sg_config_max_work_group_size(&ctx->device->config);
+  struct sg_device_limits lim = {wg, {wg, wg, wg}}; /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
+  return image ? sg_program_check_device(image, &lim, msg, msglen) : SG_OK;
+}
+
 /* Publishes what sg_build, sg_compile_object or sg_link returned for p (it
  * takes res's log and binary): an executable is loaded into an image, an
  * object or library is kept as bytes. Returns CL_SUCCESS, options_err (bad
@@ -151,15 +160,17 @@ static cl_int publish(cl_program p, enum sg_status st, struct sg_build_result *r
   cl_program_binary_type type = CL_PROGRAM_BINARY_TYPE_NONE;
   cl_int err = CL_SUCCESS;
   if (st == SG_OK) {
-    char msg[256] = "";
+    char msg[512] = "";
+    const char *what = "internal error: the new binary does not load: ";
     st = load_binary(res->binary, res->binary_size, &type, &image, msg, sizeof msg);
+    if (st == SG_OK && (st = check_device(p->context, image, msg, sizeof msg)) != SG_OK)
+      what = "error: "; /* the source asks for more than the device has */
     if (st != SG_OK) {
       /* A binary the compiler just made must load; say so in the log. */
       size_t n = strlen(res->log);
       char *log = realloc(res->log, n + sizeof msg + 64);
       if (log) {
-        snprintf(log + n, sizeof msg + 64, "internal error: the new binary does not load: %s\n",
-                 msg);
+        snprintf(log + n, sizeof msg + 64, "%s%s\n", what, msg);
         res->log = log;
       }
     }
@@ -212,12 +223,16 @@ fail:
 
 /* Loads one user binary (an executable, compiled object or library);
  * CL_SUCCESS, CL_INVALID_VALUE or CL_INVALID_BINARY. */
-static cl_int load_user_binary(const unsigned char *bin, size_t len, cl_program_binary_type *type,
-                               struct sg_program_image **image) {
+static cl_int load_user_binary(cl_context ctx, const unsigned char *bin, size_t len,
+                               cl_program_binary_type *type, struct sg_program_image **image) {
   cl_int err = CL_SUCCESS;
-  char msg[256] = "";
+  char msg[512] = "";
   SG_CHECK(bin && len > 0, CL_INVALID_VALUE, "a binary is NULL or has length 0");
   enum sg_status st = load_binary(bin, len, type, image, msg, sizeof msg);
+  if (st == SG_OK && (st = check_device(ctx, *image, msg, sizeof msg)) != SG_OK) {
+    sg_program_image_free(*image);
+    *image = NULL;
+  }
   SG_CHECK(st != SG_ENOMEM, CL_OUT_OF_HOST_MEMORY, "no memory");
   SG_CHECK(st == SG_OK, CL_INVALID_BINARY, "%s", msg);
 fail:
@@ -241,7 +256,7 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
   for (cl_uint i = 0; i < num_devices; i++) {
     struct sg_program_image *img = NULL;
     cl_program_binary_type t = CL_PROGRAM_BINARY_TYPE_NONE;
-    cl_int st = load_user_binary(binaries[i], lengths[i], &t, &img);
+    cl_int st = load_user_binary(context, binaries[i], lengths[i], &t, &img);
     if (binary_status)
       binary_status[i] = st;
     if (st != CL_SUCCESS && err == CL_SUCCESS)

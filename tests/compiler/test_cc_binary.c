@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <elf.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,12 +103,92 @@ static void test_corruption(void **state)
   free(copy);
 }
 
+/* The .sg.meta section of a binary (layout: compiler/sg_binary.c). */
+static uint8_t *meta_of(uint8_t *bin)
+{
+  Elf64_Ehdr eh;
+  Elf64_Shdr sh, names;
+  memcpy(&eh, bin, sizeof eh);
+  memcpy(&names, bin + eh.e_shoff + eh.e_shstrndx * sizeof sh, sizeof sh);
+  for (int i = 0; i < eh.e_shnum; i++) {
+    memcpy(&sh, bin + eh.e_shoff + i * sizeof sh, sizeof sh);
+    if (!strcmp((char *)bin + names.sh_offset + sh.sh_name, ".sg.meta"))
+      return bin + sh.sh_offset;
+  }
+  fail_msg("no .sg.meta");
+  return NULL;
+}
+
+static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
+static uint32_t get32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+
+/* Every metadata field is checked against what the runtime relies on: a
+ * binary that passes the loader cannot make the runtime divide by zero,
+ * overflow or index out of bounds. Offsets: kernel records of 72 bytes
+ * after the 32-byte header (k first, then g), argument records of 40. */
+static void test_metadata_fields(void **state)
+{
+  (void)state;
+  enum { HDR = 32, KREC = 72, AREC = 40, NK = 2 };
+  uint8_t *copy = malloc(res.binary_size);
+  assert_non_null(copy);
+  uint8_t *m = meta_of(copy);
+  size_t moff = (size_t)(m - copy);
+  const size_t k0 = moff + HDR, k1 = k0 + KREC, a0 = moff + HDR + NK * KREC;
+  struct {
+    const char *what;
+    size_t at;
+    uint32_t value; /* UINT32_MAX - 1: copy kernel 0's name offset */
+  } cases[] = {
+      {"reqd (1,0,0)", k0 + 24, 0},
+      {"reqd product past 32 bits", k0 + 24, 0x80000000u},
+      {"hint (5,0,0)", k1 + 32, 5},
+      {"duplicate kernel name", k1, UINT32_MAX - 1},
+      {"private size past the stack window", k0 + 44, 0xfffffff0u},
+      {"unknown OpenCL C version", moff + 8, 150},
+      {"pointer argument of 4 bytes", a0 + 20, 4},
+      {"pointer argument misaligned", a0 + 24, 4},
+      {"global pointer declared __local", a0 + 8, SG_ARG_LOCAL},
+      {"value argument as a pointer kind", a0 + 3 * AREC + 8, SG_ARG_GLOBAL},
+      {"argument past the block", a0 + 3 * AREC + 24, 0xfffffff0u},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    memcpy(copy, res.binary, res.binary_size);
+    if (cases[i].value == UINT32_MAX - 1)
+      put32(copy + cases[i].at, get32(copy + k0));
+    else
+      put32(copy + cases[i].at, cases[i].value);
+    if (try_load(copy, res.binary_size) != SG_EBINARY)
+      fail_msg("accepted: %s", cases[i].what);
+  }
+  free(copy);
+}
+
+/* The device's limits: a reqd_work_group_size within them passes, one
+ * over them in any dimension or in total is named. */
+static void test_device_limits(void **state)
+{
+  (void)state;
+  struct sg_program_image *img;
+  char err[256];
+  assert_int_equal(sg_program_load(res.binary, res.binary_size, &img, err, sizeof err), SG_OK);
+  struct sg_device_limits ok = {256, {256, 256, 256}}, small = {2, {256, 256, 256}},
+                          narrow = {256, {3, 256, 256}};
+  assert_int_equal(sg_program_check_device(img, &ok, err, sizeof err), SG_OK);
+  assert_int_equal(sg_program_check_device(img, &small, err, sizeof err), SG_EBINARY);
+  assert_non_null(strstr(err, "kernel k: reqd_work_group_size(4,1,1)"));
+  assert_int_equal(sg_program_check_device(img, &narrow, err, sizeof err), SG_EBINARY);
+  sg_program_image_free(img);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_intact),
       cmocka_unit_test(test_truncation),
       cmocka_unit_test(test_corruption),
+      cmocka_unit_test(test_metadata_fields),
+      cmocka_unit_test(test_device_limits),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
