@@ -100,6 +100,21 @@ static bool add_clang_arg(struct sg_options *opt, const char *a, const char *b)
   return true;
 }
 
+/* Why a -D argument ("NAME" or "NAME=value") cannot be a macro definition,
+ * or NULL. Clang would take a line break in the value as the end of the
+ * definition and compile the rest as source. */
+static const char *bad_define(const char *d)
+{
+  size_t n = strcspn(d, "=");
+  if (!((*d >= 'a' && *d <= 'z') || (*d >= 'A' && *d <= 'Z') || *d == '_'))
+    return "the macro name is not an identifier";
+  for (size_t i = 1; i < n; i++)
+    if (!((d[i] >= 'a' && d[i] <= 'z') || (d[i] >= 'A' && d[i] <= 'Z') ||
+          (d[i] >= '0' && d[i] <= '9') || d[i] == '_'))
+      return "the macro name is not an identifier";
+  return strpbrk(d + n, "\n\r") ? "a line break in the macro value" : NULL;
+}
+
 /* One option word (and maybe the next); returns the words used, 0 on error. */
 static int parse_one(struct sg_options *opt, char **w, uint32_t left, struct sg_text *log)
 {
@@ -108,6 +123,12 @@ static int parse_one(struct sg_options *opt, char **w, uint32_t left, struct sg_
     const char *val = a[2] ? a + 2 : (left > 1 ? w[1] : NULL);
     if (!val || !*val || (a[1] == 'D' && *val == '=')) {
       sg_text_printf(log, "error: option '%s' needs a %s\n", a, a[1] == 'D' ? "macro name" : "directory");
+      return 0;
+    }
+    const char *why = a[1] == 'D' ? bad_define(val) : strpbrk(val, "\n\r") ? "a line break" : NULL;
+    if (why) {
+      sg_text_printf(log, "error: option '-%c%.200s%s': %s\n", a[1], val,
+                     strlen(val) > 200 ? "..." : "", why);
       return 0;
     }
     char flag[3] = {'-', a[1], 0};
@@ -324,6 +345,28 @@ static const char *std_name(uint32_t version)
   return "CL1.2";
 }
 
+/* Clang's response-file syntax (GNU): words separated by blanks, each in
+ * double quotes with '\\' and '"' escaped. */
+static bool write_response_file(const char *dir, const struct sg_options *opt)
+{
+  char path[4096 + 16];
+  snprintf(path, sizeof path, "%s/options.rsp", dir);
+  FILE *f = fopen(path, "wx");
+  if (!f)
+    return false;
+  for (uint32_t i = 0; i < opt->num_clang_args; i++) {
+    fputc('"', f);
+    for (const char *p = opt->clang_args[i]; *p; p++) {
+      if (*p == '"' || *p == '\\')
+        fputc('\\', f);
+      fputc(*p, f);
+    }
+    fputs("\"\n", f);
+  }
+  bool ok = !ferror(f);
+  return (fclose(f) == 0) && ok;
+}
+
 static enum sg_status run_clang(const char *dir, const struct sg_options *opt,
                                 struct sg_text *log)
 {
@@ -339,7 +382,7 @@ static enum sg_status run_clang(const char *dir, const struct sg_options *opt,
       "-disable-llvm-passes", "-cl-kernel-arg-info",
   };
   size_t nfixed = sizeof fixed / sizeof fixed[0];
-  const char **argv = calloc(nfixed + NUM_EXTS + opt->num_clang_args + 4, sizeof *argv);
+  const char **argv = calloc(nfixed + NUM_EXTS + 5, sizeof *argv);
   if (!argv)
     return SG_ENOMEM;
   memcpy(argv, fixed, sizeof fixed);
@@ -351,8 +394,14 @@ static enum sg_status run_clang(const char *dir, const struct sg_options *opt,
       snprintf(defs[i], sizeof defs[i], "-D%s=1", cl_exts[i].name);
       argv[n++] = defs[i];
     }
-  for (uint32_t i = 0; i < opt->num_clang_args; i++)
-    argv[n++] = opt->clang_args[i];
+  /* The options can be of any length: they reach clang through a response
+   * file, not argv (ARG_MAX, "Argument list too long"). */
+  if (!write_response_file(dir, opt)) {
+    free(argv);
+    sg_text_printf(log, "error: cannot write the options file: %s\n", strerror(errno));
+    return SG_EBUILD;
+  }
+  argv[n++] = "@options.rsp";
   argv[n++] = "input.cl";
   argv[n++] = "-o";
   argv[n++] = "out.bc";

@@ -123,10 +123,83 @@ static void test_source_reqd_too_large(void **state) {
   clReleaseProgram(p);
 }
 
+/* Build options of any length: 1 MiB of -D options (which used to fail with
+ * "Argument list too long" as clang's argv), the last one used by the
+ * kernel, and one 1 MiB macro value. */
+static void test_long_options(void **state) {
+  struct fx *f = *state;
+  enum { MIB = 1 << 20 };
+  char *opts = malloc(MIB + 64);
+  assert_non_null(opts);
+  size_t len = 0;
+  int n = 0;
+  while (len < MIB)
+    len += (size_t)snprintf(opts + len, 64, "-DM%d=%d ", n, n), n++;
+  char src[256];
+  snprintf(src, sizeof src, "__kernel void k(__global int *o) { o[0] = M%d; }\n", n - 1);
+  cl_program p = fx_build(f, src, opts);
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "k", &err);
+  cl_mem o = clCreateBuffer(f->ctx, CL_MEM_READ_WRITE, sizeof(int), NULL, &err);
+  assert_int_equal(clSetKernelArg(k, 0, sizeof o, &o), CL_SUCCESS);
+  assert_int_equal(clEnqueueTask(f->q, k, 0, NULL, NULL), CL_SUCCESS);
+  int got = -1;
+  assert_int_equal(clEnqueueReadBuffer(f->q, o, CL_TRUE, 0, sizeof got, &got, 0, NULL, NULL),
+                   CL_SUCCESS);
+  assert_int_equal(got, n - 1);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  /* One macro whose value is a 1 MiB string literal. */
+  memcpy(opts, "-DBIG=\\\"", 8);
+  memset(opts + 8, 'a', MIB);
+  memcpy(opts + 8 + MIB, "\\\"", 3);
+  p = fx_build(f, "__kernel void k(__global int *o) { o[0] = sizeof(BIG); }\n", opts);
+  k = clCreateKernel(p, "k", &err);
+  assert_int_equal(clSetKernelArg(k, 0, sizeof o, &o), CL_SUCCESS);
+  assert_int_equal(clEnqueueTask(f->q, k, 0, NULL, NULL), CL_SUCCESS);
+  assert_int_equal(clEnqueueReadBuffer(f->q, o, CL_TRUE, 0, sizeof got, &got, 0, NULL, NULL),
+                   CL_SUCCESS);
+  assert_int_equal(got, MIB + 1);
+  clReleaseMemObject(o);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  free(opts);
+}
+
+/* Options that cannot mean anything are CL_INVALID_BUILD_OPTIONS, and the
+ * log names them. */
+static void test_absurd_options(void **state) {
+  struct fx *f = *state;
+  static const struct {
+    const char *options, *named;
+  } cases[] = {
+      {"-D3x=1", "-D3x=1"},
+      {"-D 'a b'", "-Da b"},
+      {"-DX=\"1\n#error injected\"", "line break"},
+      {"-cl-std=CL9.9", "-cl-std=CL9.9"},
+      {"-fplugin=evil.so", "-fplugin=evil.so"},
+      {"-DOK \"unterminated", "quote"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const char *src = "__kernel void k(__global int *o) { o[0] = 1; }\n";
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(f->ctx, 1, &src, NULL, &err);
+    assert_int_equal(clBuildProgram(p, 0, NULL, cases[i].options, NULL, NULL),
+                     CL_INVALID_BUILD_OPTIONS);
+    char log[4096] = "";
+    clGetProgramBuildInfo(p, f->device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    if (!strstr(log, cases[i].named))
+      fail_msg("options %s: the log does not name %s:\n%s", cases[i].options, cases[i].named, log);
+    clReleaseProgram(p);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_binary_work_group_sizes),
       cmocka_unit_test(test_source_reqd_too_large),
+      cmocka_unit_test(test_long_options),
+      cmocka_unit_test(test_absurd_options),
   };
   return cmocka_run_group_tests(tests, fx_setup, fx_teardown);
 }
