@@ -115,6 +115,7 @@ static enum sg_status build(const struct sg_build_request *req, struct sg_build_
   enum sg_status st = sg_cc_parse_options(req->options, &opt, log);
   if (st != SG_OK)
     return st;
+  opt.max_private_size = req->max_private_size;
   void *bc = NULL;
   size_t bc_size = 0;
   st = sg_cc_frontend(req, &opt, &bc, &bc_size, log);
@@ -141,7 +142,7 @@ enum sg_status sg_cc_run_request(const struct sg_build_request *req, struct sg_b
   return st;
 }
 
-enum sg_status sg_build(const struct sg_build_request *req, struct sg_build_result *res)
+enum sg_status sg_cc_build_local(const struct sg_build_request *req, struct sg_build_result *res)
 {
   return sg_cc_run_request(req, res, build);
 }

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -420,21 +421,28 @@ static enum sg_status run_clang(const char *dir, const struct sg_options *opt,
     sg_text_printf(log, "error: cannot run %s: %s\n", SG_CLANG, strerror(err));
     return SG_EBUILD;
   }
+  /* Limits right after the start: what clang does before them is nothing
+   * costly. A CPU limit turns an endless preprocessor loop into SIGXCPU, an
+   * address-space limit a runaway macro into "out of memory". */
+  const struct sg_cc_limits *lim = sg_cc_limits();
+  struct rlimit cpu = {lim->cpu_seconds, lim->cpu_seconds + 5};
+  struct rlimit as = {lim->memory_mib << 20, lim->memory_mib << 20};
+  prlimit(pid, RLIMIT_CPU, &cpu, NULL);
+  prlimit(pid, RLIMIT_AS, &as, NULL);
+  /* The next build's device library is read while clang runs. */
+  sg_cc_devlib_prepare();
   int status;
   while (waitpid(pid, &status, 0) < 0)
     if (errno != EINTR)
       return SG_EBUILD;
-  void *text;
-  size_t len;
-  if (read_file(dir, "clang.log", &text, &len)) {
+  void *text = NULL;
+  size_t len = 0;
+  if (read_file(dir, "clang.log", &text, &len))
     sg_text_append(log, text, len);
-    free(text);
-  }
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-    return SG_OK;
   if (!WIFEXITED(status))
-    sg_text_printf(log, "error: the OpenCL C front end crashed (signal %d)\n", WTERMSIG(status));
-  return SG_EBUILD;
+    sg_cc_describe_death(log, "the OpenCL C front end", status, text);
+  free(text);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? SG_OK : SG_EBUILD;
 }
 
 enum sg_status sg_cc_frontend(const struct sg_build_request *req,

@@ -42,6 +42,7 @@ struct sg_options {
   bool uniform_work_group;/* -cl-uniform-work-group-size */
   char **clang_args;      /* extra clang arguments, NULL-terminated */
   uint32_t num_clang_args;
+  uint64_t max_private_size; /* sg_build_request's; not an option */
 };
 enum sg_status sg_cc_parse_options(const char *options, struct sg_options *opt,
                                    struct sg_text *log);
@@ -136,6 +137,52 @@ typedef enum sg_status (*sg_cc_step)(const struct sg_build_request *req,
                                      struct sg_build_result *res, struct sg_text *log);
 enum sg_status sg_cc_run_request(const struct sg_build_request *req, struct sg_build_result *res,
                                  sg_cc_step step);
+
+/* ---- The compiler worker (sg_cc_worker.c, sg_cc_client.c) --------------
+ * sg_build, sg_compile_object, sg_link and the bitcode part of
+ * sg_binary_check run in a separate process (docs/decisions.md "The
+ * compiler runs in a worker process"): LLVM aborts or crashes on some
+ * malformed input and at its resource limits, which must not take the host
+ * down. These are the in-process implementations the worker calls. */
+enum sg_status sg_cc_build_local(const struct sg_build_request *req, struct sg_build_result *res);
+enum sg_status sg_cc_compile_local(const struct sg_build_request *req,
+                                   struct sg_build_result *res);
+enum sg_status sg_cc_link_local(const struct sg_link_request *req, struct sg_build_result *res);
+/* The whole of sg_binary_check, bitcode reader and verifier included. */
+enum sg_status sg_cc_check_local(const void *binary, size_t size, enum sg_binary_kind *kind,
+                                 char *err, size_t errlen);
+
+/* Objects and libraries carry a tag, a BLAKE3 of their bitcode keyed with a
+ * secret of the host process: a binary whose tag matches was made by this
+ * process's worker and needs no second validation. The host makes the key
+ * (sg_cc_object_key); the worker receives it with each request. */
+#define SG_CC_KEY_LEN 32
+const uint8_t *sg_cc_object_key(void);
+void sg_cc_set_object_key(const uint8_t key[SG_CC_KEY_LEN]);
+/* Header checks of an object or library (no bitcode reader): SG_OK with
+ * *kind and *trusted (the tag matches), else SG_EBINARY with err. */
+enum sg_status sg_cc_object_header(const void *binary, size_t size, enum sg_binary_kind *kind,
+                                   bool *trusted, char *err, size_t errlen);
+
+/* Resource limits of one request, for the worker and for clang. */
+struct sg_cc_limits {
+  uint32_t cpu_seconds;  /* CPU time of one request (worker) or one clang run */
+  uint32_t wall_seconds; /* the host kills a worker silent for this long */
+  uint64_t memory_mib;   /* address space of the worker and of clang */
+};
+const struct sg_cc_limits *sg_cc_limits(void); /* SOFTGPU_BUILD_LIMITS or defaults */
+void sg_cc_set_limits(const struct sg_cc_limits *lim); /* the worker, per request */
+/* Why a child died, as a sentence for the log ("crashed (signal 11)",
+ * "exceeded its CPU time limit of 300 s", ...); output is what it printed. */
+void sg_cc_describe_death(struct sg_text *log, const char *who, int status, const char *output);
+
+/* The device library for the next build: parsed lazily into a fresh context
+ * ahead of time (while clang runs, or while the worker waits), so the parse
+ * is off the build's critical path. take() hands it over (parsing it now if
+ * nothing was prepared); both are for the worker's single thread. */
+struct LLVMOpaqueContext;
+void sg_cc_devlib_prepare(void);
+enum sg_status sg_cc_devlib_take(struct LLVMOpaqueContext **ctx, struct LLVMOpaqueModule **lib);
 
 enum sg_status sg_cc_build_bitcode(const void *bc, size_t bc_size, const struct sg_options *opt,
                                    struct sg_build_result *res, struct sg_text *log);

@@ -14,17 +14,22 @@
 #include <llvm-c/Core.h>
 #include <llvm-c/Linker.h>
 #include <llvm-c/blake3.h>
+#include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <sys/random.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Header, little-endian:
- *   0  "SGCLOBJ\0"     8  format (1)     12  kind (SG_BINARY_OBJECT/LIBRARY)
+ *   0  "SGCLOBJ\0"     8  format (2)     12  kind (SG_BINARY_OBJECT/LIBRARY)
  *  16  cl_c_version   20  OBJ_* flags    24  bitcode size (u64)
- *  32  BLAKE3 of the bitcode (32 bytes)  64  bitcode */
+ *  32  BLAKE3 of the bitcode (32 bytes)
+ *  64  tag: BLAKE3 of the bitcode keyed with the making process's secret
+ *  96  bitcode */
 static const char obj_magic[8] = "SGCLOBJ";
-#define OBJ_FORMAT 1
-#define OBJ_HEADER 64
+#define OBJ_FORMAT 2
+#define OBJ_HEADER 96
 enum {
   OBJ_OPT_DISABLE = 1u << 0,  /* compiled with -cl-opt-disable */
   OBJ_UNIFORM_WG = 1u << 1,   /* 1.x, or -cl-uniform-work-group-size */
@@ -60,6 +65,42 @@ static void hash(const void *data, size_t size, uint8_t out[LLVM_BLAKE3_OUT_LEN]
   llvm_blake3_hasher_finalize(&h, out, LLVM_BLAKE3_OUT_LEN);
 }
 
+/* ---- The process key of the tag --------------------------------------- */
+
+static uint8_t key[SG_CC_KEY_LEN];
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+static void make_key(void)
+{
+  /* getrandom(2) blocks only before the kernel's pool is ready at boot. */
+  for (size_t got = 0; got < sizeof key;) {
+    ssize_t n = getrandom(key + got, sizeof key - got, 0);
+    if (n > 0)
+      got += (size_t)n;
+    else if (errno != EINTR)
+      abort(); /* no randomness: the kernel is older than Linux 3.17 */
+  }
+}
+
+const uint8_t *sg_cc_object_key(void)
+{
+  pthread_once(&key_once, make_key);
+  return key;
+}
+
+void sg_cc_set_object_key(const uint8_t k[SG_CC_KEY_LEN])
+{
+  pthread_once(&key_once, make_key); /* so a later sg_cc_object_key keeps k */
+  memcpy(key, k, sizeof key);
+}
+
+static void tag(const void *data, size_t size, uint8_t out[LLVM_BLAKE3_OUT_LEN])
+{
+  llvm_blake3_hasher h;
+  llvm_blake3_hasher_init_keyed(&h, sg_cc_object_key());
+  llvm_blake3_hasher_update(&h, data, size);
+  llvm_blake3_hasher_finalize(&h, out, LLVM_BLAKE3_OUT_LEN);
+}
+
 /* Wraps bitcode into a binary (malloc'd). */
 static enum sg_status wrap(const struct obj_header *h, const void *bc, void **out, size_t *size)
 {
@@ -74,6 +115,7 @@ static enum sg_status wrap(const struct obj_header *h, const void *bc, void **ou
   put_le(b + 20, h->flags, 4);
   put_le(b + 24, h->bc_size, 8);
   hash(bc, h->bc_size, b + 32);
+  tag(bc, h->bc_size, b + 64);
   memcpy(b + OBJ_HEADER, bc, h->bc_size);
   *out = b;
   *size = OBJ_HEADER + h->bc_size;
@@ -85,12 +127,14 @@ static bool known_version(uint32_t v)
   return v == 100 || v == 110 || v == 120 || v == 200 || v == 300;
 }
 
-/* Checks everything in the header; a message in err when it fails. */
-static bool read_header(const uint8_t *b, size_t size, struct obj_header *h, char *err,
-                        size_t errlen)
+/* Checks everything in the header; a message in err when it fails.
+ * *trusted: the tag matches (the checksum then needs no second look). */
+static bool read_header(const uint8_t *b, size_t size, struct obj_header *h, bool *trusted,
+                        char *err, size_t errlen)
 {
   const char *why = NULL;
   uint8_t sum[LLVM_BLAKE3_OUT_LEN];
+  *trusted = false;
   if (size < OBJ_HEADER || memcmp(b, obj_magic, sizeof obj_magic))
     why = "not a SoftGPU executable, compiled object or library";
   else if (get_le(b + 8, 4) != OBJ_FORMAT)
@@ -108,6 +152,10 @@ static bool read_header(const uint8_t *b, size_t size, struct obj_header *h, cha
       why = "the size in the header does not match the binary";
   }
   if (!why) {
+    tag(b + OBJ_HEADER, h->bc_size, sum);
+    *trusted = !memcmp(sum, b + 64, sizeof sum);
+  }
+  if (!why && !*trusted) {
     hash(b + OBJ_HEADER, h->bc_size, sum);
     if (memcmp(sum, b + 32, sizeof sum))
       why = "checksum mismatch (the binary is corrupted)";
@@ -115,6 +163,18 @@ static bool read_header(const uint8_t *b, size_t size, struct obj_header *h, cha
   if (why && err && errlen)
     snprintf(err, errlen, "%s", why);
   return !why;
+}
+
+enum sg_status sg_cc_object_header(const void *binary, size_t size, enum sg_binary_kind *kind,
+                                   bool *trusted, char *err, size_t errlen)
+{
+  struct obj_header h;
+  *kind = SG_BINARY_NONE;
+  *trusted = false;
+  if (!binary || !read_header(binary, size, &h, trusted, err, errlen))
+    return SG_EBINARY;
+  *kind = (enum sg_binary_kind)h.kind;
+  return SG_OK;
 }
 
 static void on_diagnostic(LLVMDiagnosticInfoRef di, void *arg)
@@ -180,11 +240,12 @@ static enum sg_status wrap_module(LLVMModuleRef mod, struct obj_header *h, void 
   return st;
 }
 
-enum sg_status sg_binary_check(const void *binary, size_t size, enum sg_binary_kind *kind,
-                               char *err, size_t errlen)
+enum sg_status sg_cc_check_local(const void *binary, size_t size, enum sg_binary_kind *kind,
+                                 char *err, size_t errlen)
 {
   static const uint8_t elf[4] = {0x7f, 'E', 'L', 'F'};
   struct obj_header h;
+  bool trusted;
   *kind = SG_BINARY_NONE;
   if (err && errlen)
     err[0] = 0;
@@ -192,8 +253,9 @@ enum sg_status sg_binary_check(const void *binary, size_t size, enum sg_binary_k
     *kind = SG_BINARY_EXECUTABLE;
     return SG_OK;
   }
-  if (!binary || !read_header(binary, size, &h, err, errlen))
+  if (!binary || !read_header(binary, size, &h, &trusted, err, errlen))
     return SG_EBINARY;
+  (void)trusted; /* the worker validates whatever the host sends */
   struct sg_text log = {0};
   LLVMContextRef ctx = new_context(&log);
   LLVMModuleRef mod;
@@ -253,7 +315,8 @@ static enum sg_status compile_object(const struct sg_build_request *req,
   return st;
 }
 
-enum sg_status sg_compile_object(const struct sg_build_request *req, struct sg_build_result *res)
+enum sg_status sg_cc_compile_local(const struct sg_build_request *req,
+                                   struct sg_build_result *res)
 {
   return sg_cc_run_request(req, res, compile_object);
 }
@@ -355,6 +418,7 @@ struct linker {
   struct obj_header h; /* what the merged inputs ask of the build */
   struct link_options lo;
   struct sg_text *log;
+  uint64_t max_private_size;
 };
 
 /* Loads input i and links it into l->mod. An object made for OpenCL C 1.x
@@ -365,7 +429,9 @@ static enum sg_status add_input(struct linker *l, const struct sg_link_input *in
   static const uint8_t elf[4] = {0x7f, 'E', 'L', 'F'};
   struct obj_header h;
   char why[128] = "no binary";
-  if (!in->binary || !read_header(in->binary, in->size, &h, why, sizeof why)) {
+  bool trusted;
+  if (!in->binary || !read_header(in->binary, in->size, &h, &trusted, why, sizeof why)) {
+    (void)trusted;
     bool exe = in->binary && in->size >= sizeof elf && !memcmp(in->binary, elf, sizeof elf);
     sg_text_printf(l->log, "error: input %u: %s\n", i,
                    exe ? "an executable cannot be linked again" : why);
@@ -404,6 +470,7 @@ static enum sg_status finish(struct linker *l, struct sg_build_result *res)
       .opt_disable = l->h.flags & OBJ_OPT_DISABLE,
       .kernel_arg_info = true, /* names were dropped at compile time unless asked for */
       .uniform_work_group = l->h.flags & OBJ_UNIFORM_WG,
+      .max_private_size = l->max_private_size,
   };
   LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(l->mod);
   if (!buf)
@@ -417,7 +484,7 @@ static enum sg_status finish(struct linker *l, struct sg_build_result *res)
 static enum sg_status link_inputs(const struct sg_link_request *req, struct sg_build_result *res,
                                   struct sg_text *log)
 {
-  struct linker l = {.log = log};
+  struct linker l = {.log = log, .max_private_size = req->max_private_size};
   enum sg_status st = parse_link_options(req->options, &l.lo, log);
   if (st != SG_OK)
     return st;
@@ -432,7 +499,7 @@ static enum sg_status link_inputs(const struct sg_link_request *req, struct sg_b
   return st;
 }
 
-enum sg_status sg_link(const struct sg_link_request *req, struct sg_build_result *res)
+enum sg_status sg_cc_link_local(const struct sg_link_request *req, struct sg_build_result *res)
 {
   struct sg_text log = {0};
   memset(res, 0, sizeof *res);

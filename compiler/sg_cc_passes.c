@@ -375,23 +375,52 @@ static void make_linkonce(LLVMModuleRef lib)
       LLVMSetLinkage(g, LLVMLinkOnceODRLinkage);
 }
 
-static enum sg_status link_devlib(struct pass_ctx *pc)
+/* The next build's context and lazily read library (sg_cc_devlib_prepare). */
+static LLVMContextRef next_ctx;
+static LLVMModuleRef next_lib;
+static bool next_failed;
+
+void sg_cc_devlib_prepare(void)
 {
   size_t size = (size_t)(sg_devlib_bc_end - sg_devlib_bc_start);
+  if (next_ctx)
+    return;
+  next_ctx = LLVMContextCreate();
+  next_lib = NULL;
+  next_failed = false;
   if (size == 0)
-    return SG_OK; /* built without a device library: builtins stay undefined */
+    return; /* built without a device library: builtins stay undefined */
   LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRange(
       (const char *)sg_devlib_bc_start, size, "softgpu-devlib.bc", 0);
-  LLVMModuleRef lib;
-  if (LLVMGetBitcodeModuleInContext2(pc->ctx, buf, &lib)) {
-    sg_text_printf(pc->log, "error: the device library is unreadable\n");
-    return SG_ELINK;
+  /* The module owns buf from here, also when reading fails. */
+  if (LLVMGetBitcodeModuleInContext2(next_ctx, buf, &next_lib)) {
+    LLVMDisposeMemoryBuffer(buf); /* owned by the module only on success */
+    next_lib = NULL;
+    next_failed = true;
+  } else {
+    make_linkonce(next_lib);
   }
+}
+
+enum sg_status sg_cc_devlib_take(LLVMContextRef *ctx, LLVMModuleRef *lib)
+{
+  sg_cc_devlib_prepare();
+  *ctx = next_ctx;
+  *lib = next_lib;
+  enum sg_status st = next_failed ? SG_ELINK : SG_OK;
+  next_ctx = NULL;
+  next_lib = NULL;
+  return st;
+}
+
+static enum sg_status link_devlib(struct pass_ctx *pc, LLVMModuleRef lib)
+{
+  if (!lib)
+    return SG_OK;
   /* Both come from clang for the same target; the library's triple spelling
    * must not make the linker warn. */
   LLVMSetTarget(lib, LLVMGetTarget(pc->mod));
   LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(pc->mod));
-  make_linkonce(lib);
   if (LLVMLinkModules2(pc->mod, lib)) {
     sg_text_printf(pc->log, "error: linking with the device library failed\n");
     return SG_ELINK;
@@ -587,14 +616,66 @@ static enum sg_status optimise(struct pass_ctx *pc, LLVMTargetMachineRef tm)
   return SG_OK;
 }
 
-static enum sg_status compile_module(struct pass_ctx *pc, struct sg_cc_object *out)
+/* Private memory a work-item may ever use: a frame at 2 GiB or more makes
+ * the RISC-V back end abort the process ("Frame offsets outside of the
+ * signed 32-bit range"), and the device's stack window is smaller anyway. */
+#define SG_PRIVATE_HARD_LIMIT (256ull << 20)
+
+/* Bytes of the fixed-size allocas of fn (its frame, apart from spills). */
+static uint64_t frame_bytes(struct pass_ctx *pc, LLVMValueRef fn)
+{
+  uint64_t total = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+      if (!LLVMIsAAllocaInst(in))
+        continue;
+      LLVMValueRef n = LLVMGetOperand(in, 0);
+      uint64_t count = n && LLVMIsAConstantInt(n) ? LLVMConstIntGetZExtValue(n) : 1;
+      uint64_t bytes = LLVMABISizeOfType(pc->td, LLVMGetAllocatedType(in));
+      uint64_t sz = count && bytes > UINT64_MAX / count ? UINT64_MAX : bytes * count;
+      total = total > UINT64_MAX - sz ? UINT64_MAX : total + sz;
+    }
+  return total;
+}
+
+/* Checks every function's frame against the private memory of the device
+ * before code generation, naming the kernel (or the function) at fault. */
+static enum sg_status check_frames(struct pass_ctx *pc, const struct sg_cc_object *out)
+{
+  uint64_t limit = pc->opt->max_private_size;
+  if (!limit || limit > SG_PRIVATE_HARD_LIMIT)
+    limit = SG_PRIVATE_HARD_LIMIT;
+  enum sg_status st = SG_OK;
+  size_t plen = strlen(SG_ENTRY_PREFIX);
+  for (LLVMValueRef f = LLVMGetFirstFunction(pc->mod); f; f = LLVMGetNextFunction(f)) {
+    uint64_t bytes = LLVMIsDeclaration(f) ? 0 : frame_bytes(pc, f);
+    if (bytes <= limit)
+      continue;
+    const char *name = LLVMGetValueName2(f, &(size_t){0}), *what = "function";
+    if (!strncmp(name, SG_ENTRY_PREFIX, plen))
+      name += plen, what = "kernel";
+    for (uint32_t i = 0; i < out->num_kernels; i++)
+      what = strcmp(name, out->kernels[i].name) ? what : "kernel";
+    sg_text_printf(pc->log, "error: %s '%s' needs %llu bytes of private memory per work-item; %s %llu\n",
+                   what, name, (unsigned long long)bytes,
+                   limit == pc->opt->max_private_size ? "the device has" : "the limit is",
+                   (unsigned long long)limit);
+    st = SG_EBUILD;
+  }
+  return st;
+}
+
+static enum sg_status compile_module(struct pass_ctx *pc, struct sg_cc_object *out,
+                                     LLVMModuleRef lib)
 {
   pc->td = LLVMGetModuleDataLayout(pc->mod);
   enum sg_status st = read_kernels(pc, out);
   if (st == SG_OK)
     st = sg_cc_printf_lower(pc->mod, out->kernels, out->num_kernels, pc->log);
   if (st == SG_OK)
-    st = link_devlib(pc);
+    st = link_devlib(pc, lib);
+  else
+    LLVMDisposeModule(lib);
   if (st != SG_OK)
     return st;
   pc->td = LLVMGetModuleDataLayout(pc->mod);
@@ -610,6 +691,8 @@ static enum sg_status compile_module(struct pass_ctx *pc, struct sg_cc_object *o
     return SG_EBUILD;
   st = optimise(pc, tm);
   if (st == SG_OK)
+    st = check_frames(pc, out);
+  if (st == SG_OK)
     st = sg_cc_emit_object(tm, pc->mod, &out->obj, &out->obj_size, pc->log);
   LLVMDisposeTargetMachine(tm);
   return st == SG_OK && pc->errors ? SG_EBUILD : st;
@@ -619,18 +702,23 @@ enum sg_status sg_cc_compile(const void *bc, size_t bc_size, const struct sg_opt
                              struct sg_cc_object *out, struct sg_text *log)
 {
   memset(out, 0, sizeof *out);
-  struct pass_ctx pc = {.ctx = LLVMContextCreate(), .opt = opt, .log = log};
+  struct pass_ctx pc = {.opt = opt, .log = log};
+  LLVMModuleRef lib = NULL;
+  enum sg_status st = sg_cc_devlib_take(&pc.ctx, &lib);
+  if (st != SG_OK)
+    sg_text_printf(log, "error: the device library is unreadable\n");
   LLVMContextSetDiagnosticHandler(pc.ctx, on_diagnostic, &pc);
   LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRange(bc, bc_size, "input.bc", 0);
-  enum sg_status st = SG_OK;
-  if (LLVMParseBitcodeInContext2(pc.ctx, buf, &pc.mod)) {
+  if (st == SG_OK && LLVMParseBitcodeInContext2(pc.ctx, buf, &pc.mod)) {
     sg_text_printf(log, "error: internal compiler error: unreadable front-end output\n");
     st = SG_EBUILD;
     pc.mod = NULL;
   }
   LLVMDisposeMemoryBuffer(buf);
   if (st == SG_OK)
-    st = compile_module(&pc, out);
+    st = compile_module(&pc, out, lib);
+  else if (lib)
+    LLVMDisposeModule(lib);
   if (pc.mod)
     LLVMDisposeModule(pc.mod);
   LLVMContextDispose(pc.ctx);

@@ -159,6 +159,8 @@ struct sg_build_request {
   const char *options;        /* clBuildProgram options, may be NULL */
   const struct sg_header *headers;
   uint32_t num_headers;
+  uint64_t max_private_size;  /* private bytes a work-item may use (the
+                                 device's); 0: the compiler's own limit */
 };
 
 struct sg_build_result {
@@ -194,6 +196,7 @@ struct sg_link_request {
   const char *options; /* clLinkProgram options, may be NULL */
   const struct sg_link_input *inputs;
   uint32_t num_inputs;
+  uint64_t max_private_size; /* as in sg_build_request */
 };
 
 /* Links compiled objects and libraries into an executable (what sg_build
@@ -233,6 +236,13 @@ const struct sg_kernel_info *sg_program_find_kernel(const struct sg_program_imag
  * these (CL_DEVICE_EXTENSIONS, CL_DEVICE_OPENCL_C_FEATURES). */
 const char *sg_compiler_extensions(void); /* "cl_khr_fp64 cl_khr_global_int32_base_atomics ..." */
 const char *sg_compiler_c_features(void); /* "__opencl_c_fp64 __opencl_c_int64 ..." */
+
+/* Starts a compiler worker ahead of the first build, if none runs yet, so
+ * its start-up overlaps with what the host does meanwhile. */
+void sg_compiler_prepare(void);
+/* Ends the idle compiler workers (clUnloadCompiler); the next build starts
+ * one again. */
+void sg_compiler_unload(void);
 
 /* Compiler identity (goes into the cache key and CL_DEVICE_VERSION text). */
 const char *sg_compiler_version(void);

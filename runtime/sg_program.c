@@ -212,6 +212,7 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(cl_context context
     at += n;
   }
   *at = '\0';
+  sg_compiler_prepare(); /* a build usually follows: start the compiler now */
   SG_SET_ERR(errcode_ret, CL_SUCCESS);
   return p;
 fail:
@@ -331,14 +332,16 @@ fail:
   return err;
 }
 
-/* The compiler is a subprocess per build: there is nothing to unload. */
+/* The idle compiler workers exit; the next build starts one again. */
 CL_API_ENTRY cl_int CL_API_CALL clUnloadCompiler(void) {
+  sg_compiler_unload();
   return CL_SUCCESS;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clUnloadPlatformCompiler(cl_platform_id platform) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(sg_valid(platform, SG_KIND_PLATFORM), CL_INVALID_PLATFORM, "platform is not valid");
+  sg_compiler_unload();
 fail:
   return err;
 }
@@ -407,7 +410,8 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_d
     program->build_status = CL_BUILD_SUCCESS;
     pthread_mutex_unlock(&program->lock);
   } else {
-    struct sg_build_request req = {program->source, options, NULL, 0};
+    struct sg_build_request req = {program->source, options, NULL, 0,
+                                   program->context->device->config.stack_per_lane};
     struct sg_build_result res;
     enum sg_status st = sg_build(&req, &res);
     err = publish(program, st, &res, options, CL_INVALID_BUILD_OPTIONS, CL_BUILD_PROGRAM_FAILURE);
@@ -466,7 +470,8 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(
            "the program was not created from source");
   if ((err = begin_build(program)) != CL_SUCCESS)
     goto fail;
-  struct sg_build_request req = {program->source, options, headers, num_input_headers};
+  struct sg_build_request req = {program->source, options, headers, num_input_headers,
+                                 program->context->device->config.stack_per_lane};
   struct sg_build_result res;
   enum sg_status st = sg_compile_object(&req, &res);
   err =
@@ -552,7 +557,8 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint nu
     goto fail;
   p = program_new(context, SG_PROGRAM_LINKED);
   SG_CHECK(p, CL_OUT_OF_HOST_MEMORY, "no memory");
-  struct sg_link_request req = {options, inputs, num_input_programs};
+  struct sg_link_request req = {options, inputs, num_input_programs,
+                                context->device->config.stack_per_lane};
   enum sg_status st = sg_link(&req, &res);
   SG_CHECK(st != SG_EOPTIONS, CL_INVALID_LINKER_OPTIONS, "%s", res.log);
   err = publish(p, st, &res, options, CL_INVALID_LINKER_OPTIONS, CL_LINK_PROGRAM_FAILURE);
