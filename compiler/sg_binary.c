@@ -609,6 +609,17 @@ enum sg_status sg_program_load(const void *binary, size_t size, struct sg_progra
   return SG_OK;
 }
 
+void sg_kernel_info_free_fields(struct sg_kernel_info *k)
+{
+  for (uint32_t i = 0; k->args && i < k->num_args; i++) {
+    free(k->args[i].name);
+    free(k->args[i].type_name);
+  }
+  free(k->args);
+  free(k->name);
+  free(k->attributes);
+}
+
 void sg_program_image_free(struct sg_program_image *img)
 {
   if (!img)

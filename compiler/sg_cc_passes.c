@@ -727,17 +727,6 @@ enum sg_status sg_cc_compile(const void *bc, size_t bc_size, const struct sg_opt
   return st;
 }
 
-void sg_kernel_info_free_fields(struct sg_kernel_info *k)
-{
-  for (uint32_t i = 0; k->args && i < k->num_args; i++) {
-    free(k->args[i].name);
-    free(k->args[i].type_name);
-  }
-  free(k->args);
-  free(k->name);
-  free(k->attributes);
-}
-
 void sg_cc_object_free(struct sg_cc_object *o)
 {
   for (uint32_t i = 0; i < o->num_kernels; i++)
