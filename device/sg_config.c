@@ -16,14 +16,20 @@
 struct key {
   const char *name;
   size_t offset;
-  unsigned size; /* 4 or 8 bytes */
+  unsigned size;       /* 4 or 8 bytes */
   const char *help;
+  const char *choices; /* names of a choice key ("ipdom mpipdom "), else NULL */
 };
 
+#define CHOICE_NAME(e, n) #n " "
 static const struct key keys[] = {
 #define SG_CFG(name, type, def, help)                                                  \
-  {#name, offsetof(struct sg_config, name), _Generic((type)0, uint32_t: 4, uint64_t: 8), help},
+  {#name, offsetof(struct sg_config, name), _Generic((type)0, uint32_t: 4, uint64_t: 8), help, \
+   NULL},
+#define SG_CFG_CHOICE(name, list, def, help)                                           \
+  {#name, offsetof(struct sg_config, name), 4, help, list(CHOICE_NAME)},
 #include "sg_config.def"
+#undef SG_CFG_CHOICE
 #undef SG_CFG
 };
 
@@ -100,6 +106,32 @@ static void set_key(struct sg_config *cfg, const struct key *k, uint64_t v) {
   } else {
     memcpy(p, &v, 8);
   }
+}
+
+/* The index of value among a choice key's names, or -1. */
+static int choice_index(const struct key *k, const char *value) {
+  size_t n = strlen(value);
+  int i = 0;
+  for (const char *c = k->choices; *c; i++) {
+    size_t len = strcspn(c, " ");
+    if (len == n && n && !strncmp(c, value, n))
+      return i;
+    c += len + (c[len] == ' ');
+  }
+  return -1;
+}
+
+/* A key's value as text: the number, or the choice's name. */
+static const char *value_text(const struct key *k, uint64_t v, char *buf, size_t len) {
+  if (!k->choices) {
+    snprintf(buf, len, "%" PRIu64, v);
+    return buf;
+  }
+  const char *c = k->choices;
+  for (uint64_t i = 0; i < v && *c; i++)
+    c += strcspn(c, " ") + 1;
+  snprintf(buf, len, "%.*s", (int)strcspn(c, " "), c);
+  return buf;
 }
 
 static const struct key *find_key(const char *name) {
@@ -191,6 +223,7 @@ static int check_config(const struct sg_config *c, char *why, size_t n) {
   REQUIRE(clock_mhz, c->clock_mhz >= 1, "must be at least 1");
   REQUIRE(global_mem_size, c->global_mem_size >= (1u << 20), "must be at least 1 MiB");
   REQUIRE(host_threads, c->host_threads <= 1024, "must be 0..1024");
+  REQUIRE(trace_limit, c->trace_limit >= 4096, "must be at least 4096");
   REQUIRE(printf_buffer_size, c->printf_buffer_size >= 64 && c->printf_buffer_size <= (1u << 30),
           "must be 64..2^30");
   return -1;
@@ -258,7 +291,13 @@ static enum sg_status parse_text(struct sg_config *cfg, struct origin *org, char
                   known);
     }
     uint64_t v;
-    if (!parse_number(value, k->size == 4 ? UINT32_MAX : UINT64_MAX, &v))
+    if (k->choices) {
+      int i = choice_index(k, value);
+      if (i < 0)
+        return fail(err, errlen, "%s:%u: %s: unknown value '%s' (one of: %s)", src, line,
+                    name, value, k->choices);
+      v = (uint64_t)i;
+    } else if (!parse_number(value, k->size == 4 ? UINT32_MAX : UINT64_MAX, &v))
       return fail(err, errlen,
                   "%s:%u: %s: bad value '%s' (expected an unsigned %u-bit number: "
                   "decimal or 0x hex, optional k/m/g suffix)",
@@ -322,11 +361,12 @@ enum sg_status sg_config_load(struct sg_config *cfg, const char *spec, char *err
   int bad = check_config(&c, why, sizeof why);
   if (bad >= 0) {
     const struct origin *o = &org[bad];
+    char v[32];
+    value_text(&keys[bad], get_key(&c, &keys[bad]), v, sizeof v);
     if (o->src)
-      return fail(err, errlen, "%s:%u: %s=%" PRIu64 ": %s", o->src, o->line,
-                  keys[bad].name, get_key(&c, &keys[bad]), why);
-    return fail(err, errlen, "%s: %s=%" PRIu64 " (default): %s", spec ? spec : "defaults",
-                keys[bad].name, get_key(&c, &keys[bad]), why);
+      return fail(err, errlen, "%s:%u: %s=%s: %s", o->src, o->line, keys[bad].name, v, why);
+    return fail(err, errlen, "%s: %s=%s (default): %s", spec ? spec : "defaults",
+                keys[bad].name, v, why);
   }
   *cfg = c;
   return SG_OK;
@@ -341,21 +381,25 @@ enum sg_status sg_config_from_env(struct sg_config *cfg, char *err, size_t errle
 }
 
 void sg_config_print(const struct sg_config *cfg, FILE *out) {
+  char v[32];
   for (unsigned i = 0; i < NUM_KEYS; i++)
-    fprintf(out, "%s=%" PRIu64 "\n", keys[i].name, get_key(cfg, &keys[i]));
+    fprintf(out, "%s=%s\n", keys[i].name, value_text(&keys[i], get_key(cfg, &keys[i]), v, sizeof v));
 }
 
 void sg_config_print_json(const struct sg_config *cfg, FILE *out) {
+  char v[32];
   fputc('{', out);
   for (unsigned i = 0; i < NUM_KEYS; i++)
-    fprintf(out, "%s\"%s\": %" PRIu64, i ? ", " : "", keys[i].name, get_key(cfg, &keys[i]));
+    fprintf(out, keys[i].choices ? "%s\"%s\": \"%s\"" : "%s\"%s\": %s", i ? ", " : "",
+            keys[i].name, value_text(&keys[i], get_key(cfg, &keys[i]), v, sizeof v));
   fputc('}', out);
 }
 
 void sg_config_help(FILE *out) {
+  char v[32];
   for (unsigned i = 0; i < NUM_KEYS; i++)
-    fprintf(out, "%-20s %s (default %" PRIu64 ")\n", keys[i].name, keys[i].help,
-            get_key(&defaults, &keys[i]));
+    fprintf(out, "%-20s %s (default %s)\n", keys[i].name, keys[i].help,
+            value_text(&keys[i], get_key(&defaults, &keys[i]), v, sizeof v));
   fprintf(out, "presets:");
   for (unsigned i = 0; i < NUM_PRESETS; i++)
     fprintf(out, " %s", presets[i].name);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sg_device.h"
+#include "sg_trace_out.h"
 
 #define GUARD_GAP (64ull << 10) /* unmapped bytes after every global allocation */
 #define MAX_HOST_THREADS 1024
@@ -19,9 +20,13 @@
 _Static_assert(sizeof(struct sg_launch_info) <= SG_PARAM_ARGS_OFFSET,
                "launch info must fit before the arguments");
 
-/* One host thread's scratch state, created on its first launch and reused. */
+/* One host thread's scratch state, created on its first launch and reused:
+ * the simulated core it runs CTAs on (a core of the machine in turn, as
+ * CTAs are issued round-robin), the storage behind the local window and the
+ * stacks, and the consumers attached to its core for the launch. */
 struct worker {
   struct sg_device *dev;
+  uint32_t index;
   struct sg_core *core;
   uint8_t *local, *stack;         /* local_mem_per_core, max CTA * stack_per_lane */
   struct sg_region *regions;      /* this worker's copy of the launch map */
@@ -30,6 +35,9 @@ struct worker {
   pthread_t thread;
   struct sg_cta_desc cta;
   struct sg_findings findings;    /* this launch's, merged into the job's at the end */
+  struct sg_hook *hooks[2];       /* this launch's consumers */
+  struct sg_stats_hook stats;
+  struct sg_trace *trace;
 };
 
 /* The launch the workers are running. */
@@ -44,8 +52,11 @@ struct job {
   uint64_t fault_cta;             /* lowest faulting CTA so far */
   struct sg_fault fault;
   uint32_t fault_ctaid[3];
-  struct sg_stats stats;
   struct sg_findings findings;
+  struct sg_stats stats;          /* launch->stats: every worker's, summed */
+  uint64_t trace_room;            /* launch->trace: bytes of records a worker may keep */
+  struct sg_trace **traces;       /* launch->trace: every worker's, written at the end */
+  uint32_t ntraces;
 };
 
 /* Launches are serialised by launch_lock: each one already uses every host
@@ -127,6 +138,7 @@ enum sg_status sg_device_create(const struct sg_config *cfg, struct sg_device **
 static void worker_free(struct worker *w) {
   if (w->core)
     sg_core_destroy(w->core);
+  sg_trace_destroy(w->trace);
   sg_findings_free(&w->findings);
   free(w->local);
   free(w->stack);
@@ -311,13 +323,15 @@ static enum sg_status check_launch(const struct sg_device *dev,
 /* ---- Workers ------------------------------------------------------------- */
 
 static enum sg_status worker_prepare(struct sg_device *dev, struct worker *w,
-                                     const struct sg_launch_memmap *map) {
+                                     const struct job *job) {
   const struct sg_config *cfg = &dev->cfg;
+  const struct sg_launch *launch = job->launch;
   if (!w->core) {
     struct sg_sim_config sim = {.warp_size = cfg->warp_size,
                                 .watchdog_insns = cfg->watchdog_insns,
-                                .strict = dev->strict};
-    enum sg_status st = sg_core_create(&sim, &w->core);
+                                .strict = dev->strict,
+                                .reconv = (enum sg_reconv_policy)cfg->reconv};
+    enum sg_status st = sg_core_create(&sim, w->index, &w->core);
     if (st != SG_OK)
       return st;
   }
@@ -329,13 +343,26 @@ static enum sg_status worker_prepare(struct sg_device *dev, struct worker *w,
   uint64_t stack = (uint64_t)sg_config_max_work_group_size(cfg) * cfg->stack_per_lane;
   if (!w->stack && !(w->stack = calloc(1, stack)))
     return SG_ENOMEM;
-  if (w->regions_cap < map->count) {
-    struct sg_region *r = realloc(w->regions, map->count * sizeof *r);
+  if (w->regions_cap < job->map->count) {
+    struct sg_region *r = realloc(w->regions, job->map->count * sizeof *r);
     if (!r)
       return SG_ENOMEM;
     w->regions = r;
-    w->regions_cap = map->count;
+    w->regions_cap = job->map->count;
   }
+  /* Consumers for this launch: with none, the core runs its fast loop. */
+  uint32_t n = 0;
+  if (launch->stats) {
+    sg_stats_hook_init(&w->stats, cfg->warp_size);
+    w->hooks[n++] = &w->stats.hook;
+  }
+  if (job->traces) {
+    enum sg_status st = sg_trace_create(launch->program->code, job->trace_room, &w->trace);
+    if (st != SG_OK)
+      return st;
+    w->hooks[n++] = sg_trace_hook(w->trace);
+  }
+  sg_core_set_hooks(w->core, w->hooks, n);
   return SG_OK;
 }
 
@@ -359,9 +386,8 @@ static void record_failure(struct job *job, enum sg_status st, uint64_t cta_inde
  * taken are already running, so the lowest faulting CTA is always found. */
 static void run_ctas(struct sg_device *dev, struct worker *w, struct job *job) {
   const struct sg_launch *launch = job->launch;
-  struct sg_stats stats = {0};
   struct sg_memmap mem;
-  enum sg_status st = worker_prepare(dev, w, job->map);
+  enum sg_status st = worker_prepare(dev, w, job);
   if (st != SG_OK) {
     record_failure(job, st, 0, NULL, NULL);
     return;
@@ -379,14 +405,17 @@ static void run_ctas(struct sg_device *dev, struct worker *w, struct job *job) {
     w->cta.stack_size = dev->cfg.stack_per_lane;
     w->cta.core_id = (uint32_t)(i % dev->cfg.cores); /* round-robin, as a GPU's CTA issue */
     struct sg_fault fault = {0};
-    st = sg_core_run_cta(w->core, launch->program->code, &w->cta, &mem, &stats, &w->findings,
-                         &fault);
+    st = sg_core_run_cta(w->core, launch->program->code, &w->cta, &mem, &w->findings, &fault);
     if (st != SG_OK)
       record_failure(job, st, i, &fault, &w->cta);
   }
   pthread_mutex_lock(&job->lock);
-  sg_stats_add(&job->stats, &stats);
   sg_findings_merge(&job->findings, &w->findings);
+  if (launch->stats)
+    sg_stats_add(&job->stats, &w->stats.stats);
+  if (w->trace)
+    job->traces[job->ntraces++] = w->trace;
+  w->trace = NULL;
   pthread_mutex_unlock(&job->lock);
 }
 
@@ -419,6 +448,7 @@ static void start_workers(struct sg_device *dev) {
     if (!w)
       break;
     w->dev = dev;
+    w->index = dev->num_started;
     w->seen = dev->generation;
     if (dev->num_started > 0 && pthread_create(&w->thread, NULL, worker_main, w) != 0) {
       free(w);
@@ -550,6 +580,13 @@ enum sg_status sg_device_launch(struct sg_device *dev, const struct sg_launch *l
   if (pb)
     memset(pb->host, 0, pb->size); /* the host walks records up to a zero descriptor */
   struct job job = {.launch = launch, .map = &map, .num_ctas = num_ctas};
+  if (launch->trace && (job.trace_room = sg_trace_out_room(launch->trace)) > 0 &&
+      !(job.traces = calloc(dev->num_workers, sizeof *job.traces))) {
+    sg_memmap_free(&map);
+    free(params);
+    snprintf(msg, msglen, "out of memory for the trace");
+    return SG_ENOMEM;
+  }
   atomic_init(&job.next_cta, 0);
   atomic_init(&job.stop, false);
   pthread_mutex_init(&job.lock, NULL);
@@ -560,6 +597,13 @@ enum sg_status sg_device_launch(struct sg_device *dev, const struct sg_launch *l
   free(params);
 
   result->stats = job.stats;
+  if (job.traces) {
+    sg_trace_out_launch(launch->trace, job.traces, job.ntraces, launch->kernel->name,
+                        dev->cfg.cores);
+    for (uint32_t i = 0; i < job.ntraces; i++)
+      sg_trace_destroy(job.traces[i]);
+    free(job.traces);
+  }
   result->report = report_findings(launch, &job.findings, &result->findings);
   sg_findings_free(&job.findings);
   if (pb) {

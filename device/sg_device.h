@@ -81,6 +81,15 @@ struct sg_arg_value {
   const void *bytes;              /* SG_ARG_VALUE: kernel_arg.size bytes */
 };
 
+/* A trace file that launches append to (SOFTGPU_TRACE; runtime/ opens it):
+ * a text trace, or one Chrome trace-event JSON document for all launches. */
+struct sg_trace_out;
+/* path ending in ".json": the JSON format. NULL (message in err) when the
+ * file cannot be created. */
+struct sg_trace_out *sg_trace_out_open(const char *path, uint64_t limit, char *err,
+                                       size_t errlen);
+void sg_trace_out_close(struct sg_trace_out *out);
+
 struct sg_launch {
   const struct sg_program_image *program;
   const struct sg_kernel_info *kernel;
@@ -89,10 +98,12 @@ struct sg_launch {
   /* Kernels with SG_USES_PRINTF need one (host memory, at least 64 bytes);
    * the device clears its sg_printf_header and the kernel appends records. */
   const struct sg_buffer *printf_buffer;
+  bool stats;                        /* count sg_stats into the result */
+  struct sg_trace_out *trace;        /* append the launch's trace; NULL: none */
 };
 
 struct sg_launch_result {
-  struct sg_stats stats;
+  struct sg_stats stats;             /* when launch->stats */
   struct sg_fault fault;             /* kind != SG_FAULT_NONE when SG_EFAULT */
   uint32_t fault_ctaid[3];
   char message[512];                 /* one clear sentence on failure */

@@ -41,7 +41,10 @@ static enum sg_status add_buffers(const struct sg_launch *launch, struct sg_laun
     m->regions[k] = (struct sg_region){.base = b->addr, .size = b->size, .host = b->host,
                                        .perm = b->read_only ? SG_PERM_R | SG_PERM_STORE_REPORTED
                                                             : SG_PERM_R | SG_PERM_W,
-                                       .name = m->names[k - first]};
+                                       .name = m->names[k - first],
+                                       .space = launch->kernel->args[i].kind == SG_ARG_CONSTANT
+                                                    ? SG_SPACE_CONSTANT
+                                                    : SG_SPACE_GLOBAL};
   }
   qsort(m->regions + first, m->count - first, sizeof m->regions[0], by_base);
   uint32_t out = first;
@@ -57,6 +60,8 @@ static enum sg_status add_buffers(const struct sg_launch *launch, struct sg_laun
       if (end > prev->base + prev->size)
         prev->size = end - prev->base;
       prev->perm |= r->perm;
+      if (r->space != prev->space) /* bound as __global and __constant: global */
+        prev->space = SG_SPACE_GLOBAL;
       if (prev->perm & SG_PERM_W) /* writable through some binding: no finding */
         prev->perm &= ~(uint32_t)SG_PERM_STORE_REPORTED;
       continue;
@@ -68,10 +73,10 @@ static enum sg_status add_buffers(const struct sg_launch *launch, struct sg_laun
 }
 
 static void add(struct sg_launch_memmap *m, uint64_t base, uint64_t size, uint8_t *host,
-                uint32_t perm, const char *name) {
+                uint32_t perm, const char *name, enum sg_space space) {
   if (size > 0)
-    m->regions[m->count++] =
-        (struct sg_region){.base = base, .size = size, .host = host, .perm = perm, .name = name};
+    m->regions[m->count++] = (struct sg_region){
+        .base = base, .size = size, .host = host, .perm = perm, .name = name, .space = space};
 }
 
 static int32_t find(const struct sg_launch_memmap *m, uint64_t base) {
@@ -94,16 +99,18 @@ enum sg_status sg_memmap_build(const struct sg_launch *launch, uint8_t *params,
     goto fail;
   }
   add(&m, img->ro_base, img->ro_size, img->ro, SG_PERM_R | SG_PERM_X,
-      "program code and constants");
-  add(&m, img->rw_base, img->rw_size, img->rw, SG_PERM_R | SG_PERM_W, "program data");
-  add(&m, SG_ADDR_PARAMS, params_size, params, SG_PERM_R, "parameters");
+      "program code and constants", SG_SPACE_CONSTANT);
+  add(&m, img->rw_base, img->rw_size, img->rw, SG_PERM_R | SG_PERM_W, "program data",
+      SG_SPACE_GLOBAL);
+  add(&m, SG_ADDR_PARAMS, params_size, params, SG_PERM_R, "parameters", SG_SPACE_CONSTANT);
   if (launch->printf_buffer)
     add(&m, launch->printf_buffer->addr, launch->printf_buffer->size,
-        launch->printf_buffer->host, SG_PERM_R | SG_PERM_W, "printf buffer");
+        launch->printf_buffer->host, SG_PERM_R | SG_PERM_W, "printf buffer", SG_SPACE_GLOBAL);
   /* Local window and stacks: storage per worker, bound by sg_memmap_bind. */
-  add(&m, SG_ADDR_LOCAL, local_size, NULL, SG_PERM_R | SG_PERM_W, "local memory");
+  add(&m, SG_ADDR_LOCAL, local_size, NULL, SG_PERM_R | SG_PERM_W, "local memory",
+      SG_SPACE_LOCAL);
   add(&m, SG_ADDR_STACK, stack_size, NULL, SG_PERM_R | SG_PERM_W | SG_PERM_PRIVATE,
-      "private stack");
+      "private stack", SG_SPACE_PRIVATE);
   st = add_buffers(launch, &m, err, errlen);
   if (st != SG_OK)
     goto fail;

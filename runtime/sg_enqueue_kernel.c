@@ -304,8 +304,12 @@ static cl_int launch_run(struct sg_command *cmd) {
     return CL_SUCCESS;
   memset(&res, 0, sizeof res);
   cl_ulong t0 = sg_now_ns();
+  c->launch.stats = sg_stats_wanted();
+  c->launch.trace = sg_trace_file(&c->device->config);
   enum sg_status st = launch_with_printf(c, &res);
-  sg_stats_report(c->kernel->info->name, &c->launch.nd, &res.stats, sg_now_ns() - t0, st);
+  sg_stats_report(c->kernel->info->name,
+                  sg_reconv_policy_name((enum sg_reconv_policy)c->device->config.reconv),
+                  &c->launch.nd, &res.stats, sg_now_ns() - t0, st);
   report_findings(c->kernel->program->context, res.report);
   sg_launch_result_free(&res);
   if (st == SG_OK)

@@ -305,9 +305,15 @@ void sg_printf_flush(const struct sg_program_image *img, const char *kernel,
                      FILE *out);
 
 /* SOFTGPU_STATS: one line per launch (sg_stats_report.c), to stderr for "1"
- * or "stderr", else appended as a JSON object to the file it names. */
-void sg_stats_report(const char *kernel, const struct sg_ndrange *nd,
+ * or "stderr", else appended as a JSON object to the file it names.
+ * sg_stats_wanted: whether launches should count statistics. */
+bool sg_stats_wanted(void);
+void sg_stats_report(const char *kernel, const char *reconv, const struct sg_ndrange *nd,
                      const struct sg_stats *stats, cl_ulong host_ns, enum sg_status status);
+/* SOFTGPU_TRACE (sg_trace_file.c): the trace file launches append to, opened
+ * on first use with the device's trace_limit; NULL when unset or when it
+ * cannot be created (said once on stderr). */
+struct sg_trace_out *sg_trace_file(const struct sg_config *cfg);
 
 struct _cl_sampler {
   SG_OBJECT_HEAD;

@@ -51,8 +51,9 @@ static void put_triple(FILE *f, const char *key, const uint64_t v[3], uint32_t d
   fputc(']', f);
 }
 
-static void put_line(FILE *f, const char *kernel, const struct sg_ndrange *nd,
-                     const struct sg_stats *s, cl_ulong host_ns, enum sg_status st) {
+static void put_line(FILE *f, const char *kernel, const char *reconv,
+                     const struct sg_ndrange *nd, const struct sg_stats *s, cl_ulong host_ns,
+                     enum sg_status st) {
   uint64_t grid[3];
   sg_ndrange_grid(nd, grid);
   fputs("{\"kernel\":", f);
@@ -62,23 +63,20 @@ static void put_line(FILE *f, const char *kernel, const struct sg_ndrange *nd,
   put_triple(f, "global_size", nd->global_size, nd->work_dim);
   put_triple(f, "local_size", nd->local_size, nd->work_dim);
   put_triple(f, "grid", grid, nd->work_dim);
-  fprintf(f,
-          ",\"partial_groups\":%s,\"ctas\":%llu,\"warps\":%llu,\"warp_insns\":%llu,"
-          "\"thread_insns\":%llu,\"lane_slots\":%llu,\"simd_efficiency\":%.4f,"
-          "\"branches\":%llu,\"divergent_branches\":%llu,\"barriers\":%llu,"
-          "\"host_time_ns\":%llu}\n",
-          nd->partial_groups ? "true" : "false", (unsigned long long)s->ctas,
-          (unsigned long long)s->warps, (unsigned long long)s->warp_insns,
-          (unsigned long long)s->thread_insns, (unsigned long long)s->lane_slots,
-          s->lane_slots ? (double)s->thread_insns / (double)s->lane_slots : 0.0,
-          (unsigned long long)s->branches, (unsigned long long)s->divergent_branches,
-          (unsigned long long)s->barriers, (unsigned long long)host_ns);
+  fprintf(f, ",\"partial_groups\":%s,\"reconv\":\"%s\",", nd->partial_groups ? "true" : "false",
+          reconv);
+  sg_stats_print_json(s, f);
+  fprintf(f, ",\"host_time_ns\":%llu}\n", (unsigned long long)host_ns);
 }
 
-void sg_stats_report(const char *kernel, const struct sg_ndrange *nd, const struct sg_stats *stats,
-                     cl_ulong host_ns, enum sg_status status) {
+bool sg_stats_wanted(void) {
   pthread_once(&once, read_env);
-  if (!target)
+  return target != NULL;
+}
+
+void sg_stats_report(const char *kernel, const char *reconv, const struct sg_ndrange *nd,
+                     const struct sg_stats *stats, cl_ulong host_ns, enum sg_status status) {
+  if (!sg_stats_wanted())
     return;
   bool to_stderr = strcmp(target, "1") == 0 || strcmp(target, "stderr") == 0;
   pthread_mutex_lock(&lock);
@@ -88,7 +86,7 @@ void sg_stats_report(const char *kernel, const struct sg_ndrange *nd, const stru
   } else {
     if (to_stderr)
       fputs("SoftGPU: stats ", f);
-    put_line(f, kernel, nd, stats, host_ns, status);
+    put_line(f, kernel, reconv, nd, stats, host_ns, status);
     if (to_stderr)
       fflush(f);
     else

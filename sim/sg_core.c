@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* SIMT core (DESIGN.md section 4), warp scheduling and barriers: runs the
- * warps of one CTA round-robin, each until it blocks at a barrier, finishes
- * or uses its time slice, and releases a barrier when every unfinished warp
- * of the CTA has reached it. */
+/* SIMT core (DESIGN.md section 4): the simulated core as a machine. It owns
+ * warp slots and the CTA resident on it, with its entry in the barrier
+ * table (seed 003: warps waiting at the barrier out of those running); the
+ * functional scheduler runs the CTA's warps round-robin, each until it waits
+ * at the barrier, finishes or uses its time slice, and releases the barrier
+ * when every running warp waits at it. Consumers attach through hooks. */
 #include "sg_sim_impl.h"
 
 #include <fenv.h>
@@ -16,15 +18,38 @@
  * each other make progress. */
 #define SLICE 4096
 
-enum sg_status sg_core_create(const struct sg_sim_config *cfg, struct sg_core **out) {
+const struct sg_reconv_ops *sg_reconv_policy_ops(enum sg_reconv_policy policy) {
+  switch (policy) {
+  case SG_RECONV_IPDOM: return &sg_reconv_ipdom;
+  case SG_RECONV_MPIPDOM: return &sg_reconv_multipath;
+  default: return NULL;
+  }
+}
+
+const char *sg_reconv_policy_name(enum sg_reconv_policy policy) {
+  const struct sg_reconv_ops *ops = sg_reconv_policy_ops(policy);
+  return ops ? ops->name : NULL;
+}
+
+void sg_reconv_log_add(struct sg_reconv_log *log, enum sg_event_kind kind, uint64_t pc,
+                       uint64_t mask, uint64_t arg, uint64_t arg2) {
+  if (log->n < SG_RECONV_LOG_MAX)
+    log->e[log->n++] = (struct sg_event){.kind = kind, .pc = pc, .mask = mask, .arg = arg,
+                                         .arg2 = arg2};
+}
+
+enum sg_status sg_core_create(const struct sg_sim_config *cfg, uint32_t id,
+                              struct sg_core **out) {
   *out = NULL;
-  if (!cfg || cfg->warp_size < 1 || cfg->warp_size > SG_MAX_WARP_SIZE)
+  if (!cfg || cfg->warp_size < 1 || cfg->warp_size > SG_MAX_WARP_SIZE ||
+      !sg_reconv_policy_ops(cfg->reconv))
     return SG_EINVAL;
   struct sg_core *c = calloc(1, sizeof(*c));
   if (!c)
     return SG_ENOMEM;
   c->cfg = *cfg;
-  c->reconv = &sg_reconv_ipdom;
+  c->id = id;
+  c->reconv = sg_reconv_policy_ops(cfg->reconv);
   *out = c;
   return SG_OK;
 }
@@ -38,6 +63,21 @@ void sg_core_destroy(struct sg_core *c) {
   free(c);
 }
 
+void sg_core_set_hooks(struct sg_core *c, struct sg_hook *const *hooks, uint32_t count) {
+  c->hooks = count ? hooks : NULL;
+  c->nhooks = count;
+}
+
+void sg_core_emit(struct sg_core *c, const struct sg_warp *w, struct sg_event e) {
+  const struct sg_cta_slot *cs = &c->cta;
+  e.cta = cs->index;
+  e.core = cs->desc->core_id;
+  e.warp = w ? w->id : UINT32_MAX;
+  for (uint32_t i = 0; i < c->nhooks; i++)
+    if (c->hooks[i]->event)
+      c->hooks[i]->event(c->hooks[i], &e);
+}
+
 static enum sg_status ensure_warps(struct sg_core *c, uint32_t n) {
   if (n <= c->nwarps_alloc)
     return SG_OK;
@@ -45,14 +85,16 @@ static enum sg_status ensure_warps(struct sg_core *c, uint32_t n) {
   if (!ws)
     return SG_ENOMEM;
   c->warps = ws;
+  size_t size = (sizeof(struct sg_warp) + c->reconv->state_size + 63) / 64 * 64;
   for (; c->nwarps_alloc < n; c->nwarps_alloc++)
-    if (!(ws[c->nwarps_alloc] = aligned_alloc(64, (sizeof(struct sg_warp) + 63) / 64 * 64)))
+    if (!(ws[c->nwarps_alloc] = aligned_alloc(64, size)))
       return SG_ENOMEM;
   return SG_OK;
 }
 
-static void warp_init(struct sg_core *c, struct sg_warp *w, uint32_t id) {
-  const struct sg_cta_desc *d = c->cta;
+static void warp_init(struct sg_core *c, struct sg_warp *w, struct sg_cta_slot *cs,
+                      uint32_t id) {
+  const struct sg_cta_desc *d = cs->desc;
   unsigned ws = c->cfg.warp_size;
   /* Only registers the code names can be read: zeroing all 64 rows of every
    * warp would cost more than running a short kernel. */
@@ -70,17 +112,18 @@ static void warp_init(struct sg_core *c, struct sg_warp *w, uint32_t id) {
   w->exited = 0;
   w->frm_any = false;
   w->id = id;
+  w->cta = cs;
   w->state = w->lanes ? SG_WARP_READY : SG_WARP_DONE;
-  c->reconv->init(&w->stack, d->entry_pc, w->lanes);
+  c->reconv->init(w->reconv, d->entry_pc, w->lanes);
 }
 
 static void fill(struct sg_core *c, const struct sg_warp *w, struct sg_fault *f,
                  enum sg_fault_kind kind, uint64_t pc, unsigned lane, uint64_t addr,
                  uint32_t size, const char *fmt, va_list ap) {
   unsigned ws = c->cfg.warp_size;
-  const struct sg_cta_desc *d = c->cta;
-  if (lane >= ws) { /* not lane-specific: name the first active lane */
-    uint64_t m = w->stack.depth ? w->stack.e[w->stack.depth - 1].mask & ~w->exited : 0;
+  const struct sg_cta_desc *d = w->cta->desc;
+  if (lane >= ws) { /* not lane-specific: name the lowest live lane */
+    uint64_t m = w->lanes & ~w->exited;
     m = m ? m : w->lanes;
     lane = m ? (unsigned)__builtin_ctzll(m) : 0;
   }
@@ -111,6 +154,7 @@ bool sg_core_report(struct sg_core *c, const struct sg_warp *w, enum sg_fault_ki
                     ...) {
   va_list ap;
   va_start(ap, fmt);
+  const struct sg_cta_slot *cs = w->cta;
   bool go_on = c->findings && !c->cfg.strict && !sg_fault_fatal(kind);
   struct sg_finding_site *s = go_on ? sg_findings_site(c->findings, kind, pc) : NULL;
   uint32_t t = w->id * c->cfg.warp_size + (lane < c->cfg.warp_size ? lane : 0);
@@ -121,10 +165,10 @@ bool sg_core_report(struct sg_core *c, const struct sg_warp *w, enum sg_fault_ki
   } else {
     /* Described once, for the site's first work-item: formatting every
      * occurrence of a kernel that faults a million times would dominate. */
-    if (c->cta_index < s->cta || (c->cta_index == s->cta && t < s->first.thread)) {
+    if (cs->index < s->cta || (cs->index == s->cta && t < s->first.thread)) {
       fill(c, w, &s->first, kind, pc, lane, addr, size, fmt, ap);
-      s->cta = c->cta_index;
-      memcpy(s->ctaid, c->cta->ctaid, sizeof s->ctaid);
+      s->cta = cs->index;
+      memcpy(s->ctaid, cs->desc->ctaid, sizeof s->ctaid);
     }
     s->count++;
   }
@@ -141,11 +185,17 @@ static bool cta_valid(const struct sg_core *c, const struct sg_cta_desc *d) {
          (d->num_threads + ws - 1) / ws == d->num_warps && (d->stack_size & 15) == 0;
 }
 
+static struct sg_warp *cta_warp(const struct sg_core *c, const struct sg_cta_slot *cs,
+                                uint32_t i) {
+  return c->warps[cs->first_warp + i];
+}
+
 /* The lowest thread of the CTA that exited (lanes of finished warps
  * included), as warp and lane; false when none has. */
-static bool first_exited(const struct sg_core *c, uint32_t nw, uint32_t *warp, unsigned *lane) {
-  for (uint32_t i = 0; i < nw; i++) {
-    const struct sg_warp *w = c->warps[i];
+static bool first_exited(const struct sg_core *c, const struct sg_cta_slot *cs, uint32_t *warp,
+                         unsigned *lane) {
+  for (uint32_t i = 0; i < cs->num_warps; i++) {
+    const struct sg_warp *w = cta_warp(c, cs, i);
     if (w->exited & w->lanes) {
       *warp = i;
       *lane = (unsigned)__builtin_ctzll(w->exited & w->lanes);
@@ -155,14 +205,14 @@ static bool first_exited(const struct sg_core *c, uint32_t nw, uint32_t *warp, u
   return false;
 }
 
-/* Every unfinished warp waits at a barrier: checks that they all wait at
- * the same one and that no work-item left before it (both survivable
- * findings: exited work-items count as arrived, as on GPUs), then releases
- * it. False when a finding ends the CTA. */
-static bool barrier_release(struct sg_core *c, uint32_t nw) {
+/* Every running warp of the CTA waits at its barrier: checks that they all
+ * wait at the same one and that no work-item left before it (both
+ * survivable findings: exited work-items count as arrived, as on GPUs),
+ * then releases it. False when a finding ends the CTA. */
+static bool barrier_release(struct sg_core *c, struct sg_cta_slot *cs) {
   const struct sg_warp *lead = NULL;
-  for (uint32_t i = 0; i < nw; i++) {
-    const struct sg_warp *w = c->warps[i];
+  for (uint32_t i = 0; i < cs->num_warps; i++) {
+    const struct sg_warp *w = cta_warp(c, cs, i);
     if (w->state != SG_WARP_BARRIER)
       continue;
     if (!lead) {
@@ -177,86 +227,106 @@ static bool barrier_release(struct sg_core *c, uint32_t nw) {
   }
   uint32_t ew;
   unsigned el;
-  if (first_exited(c, nw, &ew, &el) &&
-      !sg_core_report(c, c->warps[ew], SG_FAULT_BARRIER_EXITED, lead->barrier_pc, el, 0, 0,
+  if (first_exited(c, cs, &ew, &el) &&
+      !sg_core_report(c, cta_warp(c, cs, ew), SG_FAULT_BARRIER_EXITED, lead->barrier_pc, el, 0,
+                      0,
                       "returned before the barrier the rest of its work-group waited at "
                       "(undefined; it counts as arrived)"))
     return false;
-  for (uint32_t i = 0; i < nw; i++) {
-    struct sg_warp *w = c->warps[i];
+  for (uint32_t i = 0; i < cs->num_warps; i++) {
+    struct sg_warp *w = cta_warp(c, cs, i);
     if (w->state == SG_WARP_BARRIER) {
       w->state = SG_WARP_READY;
-      c->reconv->release(&w->stack);
+      c->reconv->release(w->reconv);
     }
   }
-  c->stats.barriers++;
+  cs->at_barrier = 0;
+  if (c->nhooks)
+    sg_core_emit(c, NULL,
+                 (struct sg_event){.kind = SG_EV_BARRIER_RELEASE, .time = cs->insns,
+                                   .pc = lead->barrier_pc, .arg = cs->slot});
   return true;
 }
 
-/* Runs the warps round-robin until all are done; a barrier is released
- * when no warp can run and some wait at it. */
-static enum sg_status run(struct sg_core *c, uint32_t nw) {
+/* A warp's run ended in state st: the barrier table and the consumers
+ * learn of it. */
+static void warp_stopped(struct sg_core *c, struct sg_cta_slot *cs, struct sg_warp *w) {
+  if (w->state == SG_WARP_BARRIER) {
+    cs->at_barrier++;
+    if (c->nhooks)
+      sg_core_emit(c, w, (struct sg_event){.kind = SG_EV_BARRIER_WAIT, .time = cs->insns,
+                                           .pc = w->barrier_pc, .arg = cs->slot});
+  } else if (w->state == SG_WARP_DONE) {
+    cs->running--;
+    if (c->nhooks)
+      sg_core_emit(c, w, (struct sg_event){.kind = SG_EV_WARP_END, .time = cs->insns});
+  }
+}
+
+/* Runs the CTA's warps round-robin until all are done; the barrier is
+ * released when every running warp waits at it. */
+static enum sg_status run(struct sg_core *c, struct sg_cta_slot *cs) {
   uint64_t limit = c->cfg.watchdog_insns ? c->cfg.watchdog_insns : UINT64_MAX;
-  for (;;) {
-    uint32_t ready = 0, waiting = 0;
-    for (uint32_t i = 0; i < nw; i++) {
-      ready += c->warps[i]->state == SG_WARP_READY;
-      waiting += c->warps[i]->state == SG_WARP_BARRIER;
-    }
-    if (!ready && !waiting)
-      return SG_OK;
-    if (!ready && !barrier_release(c, nw))
+  while (cs->running > 0) {
+    if (cs->at_barrier == cs->running && !barrier_release(c, cs))
       return SG_EFAULT;
-    for (uint32_t i = 0; i < nw; i++) {
-      struct sg_warp *w = c->warps[i];
+    for (uint32_t i = 0; i < cs->num_warps; i++) {
+      struct sg_warp *w = cta_warp(c, cs, i);
       if (w->state != SG_WARP_READY)
         continue;
-      if (c->insns >= limit) {
-        const struct sg_simt_entry *top = &w->stack.e[w->stack.depth - 1];
-        sg_core_fault(c, w, SG_FAULT_WATCHDOG, top->pc, 64, 0, 0,
+      if (cs->insns >= limit) {
+        sg_core_fault(c, w, SG_FAULT_WATCHDOG, 0, 64, 0, 0,
                       "ran past the watchdog limit of %llu warp instructions",
                       (unsigned long long)limit);
+        struct sg_path p;
+        if (c->reconv->next(w->reconv, w->lanes & ~w->exited, &p, NULL) == SG_NEXT_RUN)
+          c->fault->pc = p.pc;
         return SG_EFAULT;
       }
-      uint64_t budget = limit - c->insns < SLICE ? limit - c->insns : SLICE;
+      uint64_t budget = limit - cs->insns < SLICE ? limit - cs->insns : SLICE;
       w->state = sg_warp_run(c, w, budget);
       if (w->state == SG_WARP_FAULT)
         return SG_EFAULT;
+      warp_stopped(c, cs, w);
     }
   }
+  return SG_OK;
 }
 
 enum sg_status sg_core_run_cta(struct sg_core *c, const struct sg_code *code,
                                const struct sg_cta_desc *cta, const struct sg_memmap *mem,
-                               struct sg_stats *stats, struct sg_findings *findings,
-                               struct sg_fault *fault) {
+                               struct sg_findings *findings, struct sg_fault *fault) {
   static const struct sg_region none;
-  if (!c || !code || !cta || !mem || !stats || !fault || !cta_valid(c, cta))
+  if (!c || !code || !cta || !mem || !fault || !cta_valid(c, cta))
     return SG_EINVAL;
   enum sg_status s = ensure_warps(c, cta->num_warps);
   if (s != SG_OK)
     return s;
   memset(fault, 0, sizeof(*fault));
-  memset(&c->stats, 0, sizeof(c->stats));
   c->code = code;
-  c->cta = cta;
-  c->mem = mem;
-  c->last = &none;
   c->fault = fault;
   c->findings = findings;
-  c->cta_index = cta->ctaid[0] + (uint64_t)cta->nctaid[0] *
-                                     (cta->ctaid[1] + (uint64_t)cta->nctaid[1] * cta->ctaid[2]);
-  c->insns = 0;
-  for (uint32_t i = 0; i < cta->num_warps; i++)
-    warp_init(c, c->warps[i], i);
+  struct sg_cta_slot *cs = &c->cta;
+  *cs = (struct sg_cta_slot){
+      .desc = cta,
+      .mem = *mem,
+      .last = &none,
+      .index = cta->ctaid[0] +
+               (uint64_t)cta->nctaid[0] * (cta->ctaid[1] + (uint64_t)cta->nctaid[1] * cta->ctaid[2]),
+      .num_warps = cta->num_warps};
+  for (uint32_t i = 0; i < cta->num_warps; i++) {
+    warp_init(c, c->warps[i], cs, i);
+    cs->running += c->warps[i]->state != SG_WARP_DONE;
+  }
+  if (c->nhooks)
+    sg_core_emit(c, NULL, (struct sg_event){.kind = SG_EV_CTA_START, .arg = cta->num_warps});
   /* The FP semantics assume the default environment; the host's is kept. */
   fenv_t host_env;
   feholdexcept(&host_env);
   fesetround(FE_TONEAREST);
-  s = run(c, cta->num_warps);
+  s = run(c, cs);
   fesetenv(&host_env);
-  c->stats.ctas = 1;
-  c->stats.warps = cta->num_warps;
-  sg_stats_add(stats, &c->stats);
+  if (c->nhooks)
+    sg_core_emit(c, NULL, (struct sg_event){.kind = SG_EV_CTA_END, .time = cs->insns});
   return s;
 }

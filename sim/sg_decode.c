@@ -135,7 +135,8 @@ static bool in_code(const struct sg_code *c, uint64_t pc) {
 /* fflags/fcsr readers make per-lane exception flags observable. */
 static bool reads_fflags(const struct sg_uop *u) {
   enum sg_fmt fmt = sg_op_fmt(u->op);
-  return (fmt == SG_FMT_CSR || fmt == SG_FMT_CSRI) && (u->imm == 0x001 || u->imm == 0x003);
+  return (fmt == SG_FMT_CSR || fmt == SG_FMT_CSRI) &&
+         (u->imm == SG_CSR_FFLAGS || u->imm == SG_CSR_FCSR);
 }
 
 enum sg_status sg_code_create(const uint32_t *words, size_t nwords, uint64_t base,

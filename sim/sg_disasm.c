@@ -18,22 +18,11 @@ static const char *const fname[32] = {
     "fs6", "fs7", "fs8", "fs9", "fs10", "fs11", "ft8", "ft9", "ft10", "ft11"};
 
 const char *sg_csr_name(unsigned csr) {
-  static const char *const simt[] = {
-      "sg.lane", "sg.warp", "sg.warpsize", "sg.nwarp", "sg.tid.x", "sg.tid.y",
-      "sg.tid.z", "sg.ntid.x", "sg.ntid.y", "sg.ntid.z", "sg.ctaid.x", "sg.ctaid.y",
-      "sg.ctaid.z", "sg.nctaid.x", "sg.nctaid.y", "sg.nctaid.z", "sg.params",
-      "sg.core", "sg.tidlin"};
   switch (csr) {
-  case 0x001: return "fflags";
-  case 0x002: return "frm";
-  case 0x003: return "fcsr";
-  case 0xC00: return "cycle";
-  case 0xC01: return "time";
-  case 0xC02: return "instret";
-  default:
-    if (csr >= SG_CSR_LANE && csr <= SG_CSR_TIDLIN)
-      return simt[csr - SG_CSR_LANE];
-    return NULL;
+#define SG_CSR(name, num, text, per_lane) case num: return text;
+#include "sg_csr.def"
+#undef SG_CSR
+  default: return NULL;
   }
 }
 

@@ -32,13 +32,13 @@ static inline bool covers(const struct sg_region *r, uint64_t a, uint64_t size) 
 }
 
 /* Host pointer for [a, a+size) with permissions perm, or NULL. */
-static inline uint8_t *xlate(struct sg_core *c, uint64_t a, uint64_t size, uint32_t perm) {
-  const struct sg_region *r = c->last;
+static inline uint8_t *xlate(struct sg_cta_slot *cs, uint64_t a, uint64_t size, uint32_t perm) {
+  const struct sg_region *r = cs->last;
   if (__builtin_expect(!covers(r, a, size), 0)) {
-    r = find_region(c->mem, a);
+    r = find_region(&cs->mem, a);
     if (!covers(r, a, size))
       return NULL;
-    c->last = r;
+    cs->last = r;
   }
   return (r->perm & perm) == perm ? r->host + (a - r->base) : NULL;
 }
@@ -46,9 +46,9 @@ static inline uint8_t *xlate(struct sg_core *c, uint64_t a, uint64_t size, uint3
 /* Is [a, a+size) inside the private stack slot of lane `lane`? */
 static inline bool own_slot(const struct sg_core *c, const struct sg_warp *w, unsigned lane,
                             uint64_t a, unsigned size) {
-  uint64_t slot = c->cta->stack_base + (uint64_t)(w->id * c->cfg.warp_size + lane) *
-                                           c->cta->stack_size;
-  return a - slot < c->cta->stack_size && c->cta->stack_size - (a - slot) >= size;
+  const struct sg_cta_desc *d = w->cta->desc;
+  uint64_t slot = d->stack_base + (uint64_t)(w->id * c->cfg.warp_size + lane) * d->stack_size;
+  return a - slot < d->stack_size && d->stack_size - (a - slot) >= size;
 }
 
 /* The usual (coalesced) case: the active lanes' addresses lie in one region,
@@ -74,8 +74,8 @@ static inline uint8_t *xlate_span(struct sg_core *c, const struct sg_warp *w,
   *lo = min;
   if (max - min > UINT32_MAX) /* far apart: not one region anyway */
     return NULL;
-  uint8_t *h = xlate(c, min, max - min + size, perm);
-  if (h && __builtin_expect(c->last->perm & SG_PERM_PRIVATE, 0))
+  uint8_t *h = xlate(w->cta, min, max - min + size, perm);
+  if (h && __builtin_expect(w->cta->last->perm & SG_PERM_PRIVATE, 0))
     for (uint64_t m = mask; m; m &= m - 1)
       if (!own_slot(c, w, (unsigned)__builtin_ctzll(m), base[__builtin_ctzll(m)] + imm, size))
         return NULL;
@@ -84,8 +84,8 @@ static inline uint8_t *xlate_span(struct sg_core *c, const struct sg_warp *w,
 
 /* " (12 bytes past the end of buffer arg 1, 256 bytes)": where an unmapped
  * address lies relative to the mapping below it. */
-static void locate(const struct sg_core *c, uint64_t a, char *buf, size_t len) {
-  const struct sg_region *r = find_region(c->mem, a);
+static void locate(const struct sg_cta_slot *cs, uint64_t a, char *buf, size_t len) {
+  const struct sg_region *r = find_region(&cs->mem, a);
   if (a < 0x1000)
     snprintf(buf, len, " (the null page)");
   else if (r->size && a >= r->base + r->size && a - (r->base + r->size) < (1ull << 20))
@@ -103,8 +103,8 @@ static void locate(const struct sg_core *c, uint64_t a, char *buf, size_t len) {
 static uint8_t *access_lane(struct sg_core *c, const struct sg_warp *w, uint64_t pc,
                             unsigned lane, uint64_t a, unsigned size, uint32_t perm,
                             const char *what, bool *stop) {
-  const struct sg_cta_desc *d = c->cta;
-  const struct sg_region *r = find_region(c->mem, a);
+  const struct sg_cta_desc *d = w->cta->desc;
+  const struct sg_region *r = find_region(&w->cta->mem, a);
   uint64_t stack_end = d->stack_base + (uint64_t)d->num_threads * d->stack_size;
   char where[96];
   bool go_on;
@@ -129,7 +129,7 @@ static uint8_t *access_lane(struct sg_core *c, const struct sg_warp *w, uint64_t
                            "%s of %u bytes at 0x%llx %s the private stacks", what, size,
                            (unsigned long long)a, a < d->stack_base ? "below" : "above");
   } else {
-    locate(c, a, where, sizeof where);
+    locate(w->cta, a, where, sizeof where);
     go_on = sg_core_report(c, w, SG_FAULT_UNMAPPED, pc, lane, a, size,
                            "%s of %u bytes at unmapped address 0x%llx%s", what, size,
                            (unsigned long long)a, where);
@@ -147,8 +147,8 @@ static void *amo_ptr(struct sg_core *c, const struct sg_warp *w, uint64_t pc, un
                             (unsigned long long)a);
     return NULL;
   }
-  uint8_t *h = xlate(c, a, size, SG_PERM_R | SG_PERM_W);
-  if (h && (!(c->last->perm & SG_PERM_PRIVATE) || own_slot(c, w, lane, a, size)))
+  uint8_t *h = xlate(w->cta, a, size, SG_PERM_R | SG_PERM_W);
+  if (h && (!(w->cta->last->perm & SG_PERM_PRIVATE) || own_slot(c, w, lane, a, size)))
     return h;
   return access_lane(c, w, pc, lane, a, size, SG_PERM_R | SG_PERM_W, "atomic", stop);
 }
@@ -175,13 +175,13 @@ static inline bool exits_at(const struct sg_code *code, uint64_t pc) {
 
 static uint64_t csr_read(const struct sg_core *c, const struct sg_warp *w, unsigned csr,
                          unsigned l, uint64_t now) {
-  const struct sg_cta_desc *d = c->cta;
+  const struct sg_cta_desc *d = w->cta->desc;
   uint32_t t = w->id * c->cfg.warp_size + l;
   switch (csr) {
-  case 0x001: return w->fcsr[l] & 31;
-  case 0x002: return w->fcsr[l] >> 5 & 7;
-  case 0x003: return w->fcsr[l] & 0xff;
-  case 0xC00: case 0xC01: case 0xC02: return now;
+  case SG_CSR_FFLAGS: return w->fcsr[l] & 31;
+  case SG_CSR_FRM: return w->fcsr[l] >> 5 & 7;
+  case SG_CSR_FCSR: return w->fcsr[l] & 0xff;
+  case SG_CSR_CYCLE: case SG_CSR_TIME: case SG_CSR_INSTRET: return now;
   case SG_CSR_LANE: return l;
   case SG_CSR_WARP: return w->id;
   case SG_CSR_WARPSIZE: return c->cfg.warp_size;
@@ -198,12 +198,22 @@ static uint64_t csr_read(const struct sg_core *c, const struct sg_warp *w, unsig
   }
 }
 
+/* Does a read of csr differ per lane (sg_csr.def)? */
+static bool csr_per_lane(unsigned csr) {
+  switch (csr) {
+#define SG_CSR(name, num, text, per_lane) case num: return per_lane;
+#include "sg_csr.def"
+#undef SG_CSR
+  default: return false;
+  }
+}
+
 /* csrrw / csrrs / csrrc and their immediate forms, lane by lane. Only the FP
  * CSRs are writable; a write elsewhere, or an unknown CSR, is illegal. */
 static bool csr_exec(struct sg_core *c, struct sg_warp *w, const struct sg_uop *u, uint64_t mask,
                      uint64_t pc, uint64_t now) {
   unsigned csr = (unsigned)u->imm, kind = u->raw >> 12 & 3; /* 1 rw, 2 rs, 3 rc */
-  bool write = kind == 1 || u->rs1 != 0, fp = csr >= 1 && csr <= 3;
+  bool write = kind == 1 || u->rs1 != 0, fp = csr >= SG_CSR_FFLAGS && csr <= SG_CSR_FCSR;
   if (u->raw == SG_UNIMP) {
     sg_core_fault(c, w, SG_FAULT_TRAP, pc, 64, 0, 0,
                   "trap (unimp: __builtin_trap, or code the compiler proved unreachable)");
@@ -215,8 +225,7 @@ static bool csr_exec(struct sg_core *c, struct sg_warp *w, const struct sg_uop *
     return false;
   }
   if (!write) { /* a plain read (every SIMT CSR): only rd changes */
-    bool per_lane = fp || csr == SG_CSR_LANE || csr == SG_CSR_TIDLIN ||
-                    (csr >= SG_CSR_TID_X && csr <= SG_CSR_TID_Z);
+    bool per_lane = csr_per_lane(csr);
     uint64_t v = per_lane ? 0 : csr_read(c, w, csr, 0, now);
     for (uint64_t m = mask; m; m &= m - 1) {
       unsigned l = (unsigned)__builtin_ctzll(m);
@@ -283,7 +292,12 @@ static double sfu64(unsigned fn, double a, double b) {
 #define FALU(...) EACH(l, fd[l] = (__VA_ARGS__))
 #define FAULT() do { st = SG_WARP_FAULT; goto out; } while (0)
 /* Where the running path stops, for when it runs again. */
-#define PARK(p) (top->pc = (p), top->frame = frame)
+#define PARK(p) ops->park(rs, (p), frame)
+/* The observed build hands the finished instruction's record to the
+ * consumers; memory instructions note their lanes' addresses first (rd may
+ * be the base register). */
+#define EMIT() do { if (observed) emit_insn(c); } while (0)
+#define NOTE_MEM(kind, bytes) do { if (observed) note_mem(c, w, x1, imm, mask, kind, bytes); } while (0)
 
 #define X1 x1[l]
 #define X2 x2[l]
@@ -302,13 +316,15 @@ static double sfu64(unsigned fn, double a, double b) {
   do {                                                                    \
     uint64_t t_ = 0;                                                      \
     FOR_LANES(l) t_ |= (uint64_t)(cond) << l;                             \
-    nbr++;                                                                \
+    if (observed)                                                         \
+      c->rec.taken = t_;                                                  \
     if (t_ == mask)                                                       \
       npc = pc + imm;                                                     \
     else if (t_) {                                                        \
-      ndiv++;                                                             \
-      PARK(pc);                                                       \
-      c->reconv->diverge(stk, t_, pc + imm, npc, code->reconv[idx], frame); \
+      ops->diverge(rs, t_, pc + imm, npc, code->reconv[idx], frame, lp);  \
+      if (observed)                                                       \
+        c->rec.reconv_pc = code->reconv[idx];                             \
+      EMIT();                                                             \
       goto reload;                                                        \
     }                                                                     \
   } while (0)
@@ -318,6 +334,7 @@ static double sfu64(unsigned fn, double a, double b) {
 #define LOAD(T, ext)                                                      \
   do {                                                                    \
     uint64_t lo_;                                                         \
+    NOTE_MEM(SG_MEM_LOAD, sizeof(T));                                     \
     const uint8_t *h_ = xlate_span(c, w, x1, imm, mask, sizeof(T), SG_PERM_R, &lo_); \
     if (h_)                                                               \
       FOR_LANES(l) {                                                      \
@@ -341,6 +358,7 @@ static double sfu64(unsigned fn, double a, double b) {
 #define STORE(T, val)                                                     \
   do {                                                                    \
     uint64_t lo_;                                                         \
+    NOTE_MEM(SG_MEM_STORE, sizeof(T));                                    \
     uint8_t *h_ = xlate_span(c, w, x1, imm, mask, sizeof(T), SG_PERM_W, &lo_); \
     if (h_)                                                               \
       FOR_LANES(l) {                                                      \
@@ -362,6 +380,7 @@ static double sfu64(unsigned fn, double a, double b) {
 /* AMO: rd = old value (sign-extended for .w), memory = f(old, rs2); a
  * skipped lane reads zero. */
 #define AMO(T, ...)                                                       \
+  NOTE_MEM(SG_MEM_ATOMIC, sizeof(T));                                     \
   FOR_LANES(l) {                                                          \
     bool stop_ = false;                                                   \
     T *p_ = amo_ptr(c, w, pc, l, x1[l], sizeof(T), &stop_);               \
@@ -375,6 +394,7 @@ static double sfu64(unsigned fn, double a, double b) {
 #define AMO_W(fn) AMO(uint32_t, fn(p_, s_, __ATOMIC_SEQ_CST))
 #define AMO_D(fn) AMO(uint64_t, fn(p_, s_, __ATOMIC_SEQ_CST))
 #define LR(T)                                                             \
+  NOTE_MEM(SG_MEM_ATOMIC, sizeof(T));                                     \
   FOR_LANES(l) {                                                          \
     bool stop_ = false;                                                   \
     T *p_ = amo_ptr(c, w, pc, l, x1[l], sizeof(T), &stop_);               \
@@ -390,6 +410,7 @@ static double sfu64(unsigned fn, double a, double b) {
 /* SC: compare-and-swap against the value the lane's LR read; a skipped
  * lane fails. */
 #define SC(T)                                                             \
+  NOTE_MEM(SG_MEM_ATOMIC, sizeof(T));                                     \
   FOR_LANES(l) {                                                          \
     bool stop_ = false;                                                   \
     T *p_ = amo_ptr(c, w, pc, l, x1[l], sizeof(T), &stop_);               \
@@ -439,30 +460,102 @@ static double sfu64(unsigned fn, double a, double b) {
     w->fcsr[l] |= fl_;                                                    \
   }
 
-enum sg_warp_state sg_warp_run(struct sg_core *c, struct sg_warp *w, uint64_t budget) {
+/* The record of an instruction that touches memory: its lanes' addresses,
+ * the kind, and the space of the lowest active lane's region. */
+static void note_mem(struct sg_core *c, struct sg_warp *w, const uint64_t *base, int64_t imm,
+                     uint64_t mask, enum sg_mem_kind kind, uint32_t size) {
+  struct sg_insn_record *r = &c->rec;
+  uint64_t lo = UINT64_MAX;
+  for (uint64_t m = mask; m; m &= m - 1) {
+    unsigned l = (unsigned)__builtin_ctzll(m);
+    r->addr[l] = base[l] + imm;
+    lo = r->addr[l] < lo ? r->addr[l] : lo;
+  }
+  const struct sg_region *reg = covers(w->cta->last, lo, 1) ? w->cta->last
+                                                             : find_region(&w->cta->mem, lo);
+  r->mem = kind;
+  r->size = size;
+  r->space = covers(reg, lo, 1) ? reg->space : SG_SPACE_NONE;
+}
+
+static void emit_insn(struct sg_core *c) {
+  for (uint32_t i = 0; i < c->nhooks; i++)
+    if (c->hooks[i]->insn)
+      c->hooks[i]->insn(c->hooks[i], &c->rec);
+}
+
+/* Hands what the policy logged to the consumers, at the CTA's time. */
+static void flush_log(struct sg_core *c, const struct sg_warp *w, struct sg_reconv_log *log,
+                      uint64_t time) {
+  for (uint32_t i = 0; i < log->n; i++) {
+    log->e[i].time = time;
+    sg_core_emit(c, w, log->e[i]);
+  }
+  log->n = 0;
+}
+
+/* The warp has arrived at a barrier (every live lane waits at one): a
+ * survivable finding when its paths wait at different barriers. */
+static enum sg_warp_state arrive(struct sg_core *c, struct sg_warp *w, const struct sg_path *p,
+                                 uint64_t live) {
+  if (p->mask != live) {
+    unsigned other = (unsigned)__builtin_ctzll(live & ~p->mask);
+    if (!sg_core_report(c, w, SG_FAULT_BARRIER_SPLIT, p->pc, other, 0, 0,
+                        "lanes 0x%llx of warp %u wait at this barrier, lanes 0x%llx of it "
+                        "at another one or another call of it",
+                        (unsigned long long)p->mask, w->id,
+                        (unsigned long long)(live & ~p->mask)))
+      return SG_WARP_FAULT;
+  }
+  w->barrier_pc = p->pc;
+  return SG_WARP_BARRIER;
+}
+
+/* The interpreter, built twice from this source (sg_warp_run picks one per
+ * call): `observed` false is the fast loop, true fills c->rec and hands it
+ * and the policy's events to the consumers. */
+static inline __attribute__((always_inline)) enum sg_warp_state
+run_warp(struct sg_core *c, struct sg_warp *w, uint64_t budget, const bool observed) {
   const struct sg_code *code = c->code;
+  const struct sg_reconv_ops *ops = c->reconv;
+  void *rs = w->reconv;
+  struct sg_cta_slot *cs = w->cta;
   const unsigned ws = c->cfg.warp_size;
   const uint64_t full = ws == 64 ? ~0ull : (1ull << ws) - 1;
   const uint64_t nbytes = code->n * 4;
-  struct sg_simt_stack *stk = &w->stack;
-  struct sg_simt_entry *top;
-  uint64_t pc, mask, rpc, nact, n = 0, nthr = 0, nbr = 0, ndiv = 0;
+  struct sg_reconv_log log = {0}, *lp = observed ? &log : NULL;
+  struct sg_path path;
+  uint64_t pc, mask, rpc, live, n = 0;
   uint32_t frame, rframe; /* call depth of the path and of its reconvergence point */
   enum sg_warp_state st = SG_WARP_READY;
 
 reload:
-  c->reconv->settle(stk, w->exited);
-  if (stk->depth == 0) {
+  live = w->lanes & ~w->exited;
+  switch (ops->next(rs, live, &path, lp)) {
+  case SG_NEXT_RUN:
+    break;
+  case SG_NEXT_DONE:
     st = SG_WARP_DONE;
     goto out;
+  case SG_NEXT_BARRIER:
+    st = arrive(c, w, &path, live);
+    goto out;
+  case SG_NEXT_DEADLOCK: {
+    unsigned other = (unsigned)__builtin_ctzll(live & ~path.mask);
+    sg_core_fault(c, w, SG_FAULT_BARRIER_DEADLOCK, path.pc, other, 0, 0,
+                  "barrier reached by lanes 0x%llx of warp %u while lane %u waits to "
+                  "rejoin them",
+                  (unsigned long long)path.mask, w->id, other);
+    FAULT();
   }
-  top = &stk->e[stk->depth - 1];
-  pc = top->pc;
-  rpc = top->reconv_pc;
-  frame = top->frame;
-  rframe = top->reconv_frame;
-  mask = top->mask & ~w->exited;
-  nact = (uint64_t)__builtin_popcountll(mask);
+  }
+  if (observed)
+    flush_log(c, w, &log, cs->insns + n);
+  pc = path.pc;
+  mask = path.mask;
+  rpc = path.reconv_pc;
+  frame = path.frame;
+  rframe = path.reconv_frame;
   while (n < budget) {
     uint64_t idx = pc - code->base;
     if (__builtin_expect(idx >= nbytes || (idx & 3), 0)) {
@@ -479,8 +572,21 @@ reload:
     const uint64_t *f1 = w->f[u->rs1], *f2 = w->f[u->rs2], *f3 = w->f[u->rs3];
     const bool fp_fast = !code->track_fflags && (u->rm == SG_RNE || (u->rm == SG_RM_DYN && !w->frm_any));
     uint64_t npc = pc + 4;
+    if (observed) {
+      struct sg_insn_record *r = &c->rec;
+      r->time = cs->insns + n;
+      r->cta = cs->index;
+      r->core = cs->desc->core_id;
+      r->warp = w->id;
+      r->pc = pc;
+      r->uop = u;
+      r->mask = mask;
+      r->unit = sg_op_unit(u->op);
+      r->mem = SG_MEM_NONE;
+      r->taken = 0;
+      r->reconv_pc = 0;
+    }
     n++;
-    nthr += nact;
     switch ((enum sg_op)u->op) {
     /* ---- RV64I ---- */
     vmcase(LUI)    /* rd = imm */           ALU((uint64_t)imm); vmbreak;
@@ -508,8 +614,8 @@ reload:
          * all that is left is sg.exit (a kernel's early return) - waiting
          * would only hold lanes that are about to exit from a barrier. */
         if (rpc == SG_RECONV_RETURN && frame == rframe && !exits_at(code, t)) {
-          top->frame = frame;
-          c->reconv->returned(stk, t);
+          ops->returned(rs, t);
+          EMIT();
           goto reload;
         }
       }
@@ -572,7 +678,7 @@ reload:
       FAULT();
     vmcase(CSRRW) vmcase(CSRRS) vmcase(CSRRC) vmcase(CSRRWI) vmcase(CSRRSI) vmcase(CSRRCI)
       /* rd = csr; csr = rs1 / csr | rs1 / csr & ~rs1 (FP CSRs only) */
-      if (!csr_exec(c, w, u, mask, pc, c->insns + n))
+      if (!csr_exec(c, w, u, mask, pc, cs->insns + n))
         FAULT();
       vmbreak;
     /* ---- M: division by zero and overflow as the spec tabulates ---- */
@@ -690,34 +796,16 @@ reload:
     /* ---- SIMT extension ---- */
     vmcase(SFU_S)    /* fd = sfu_fn(fs1 [, fs2]) in single */ FALU(sg_canon32(sfu32(u->rm, F1S, F2S))); vmbreak;
     vmcase(SFU_D)    /* fd = sfu_fn(fs1 [, fs2]) in double */ FALU(sg_canon64(sfu64(u->rm, F1D, F2D))); vmbreak;
-    vmcase(SG_BARRIER) { /* wait for every unfinished warp of the CTA */
-      uint64_t live = w->lanes & ~w->exited;
-      if (mask != live) {
-        PARK(pc); /* a deferred path comes back to this barrier */
-        if (c->reconv->defer(stk))
-          goto reload;
-        unsigned other = (unsigned)__builtin_ctzll(live & ~mask);
-        if (!c->reconv->at_barrier(stk, live)) {
-          sg_core_fault(c, w, SG_FAULT_BARRIER_DEADLOCK, pc, other, 0, 0,
-                        "barrier reached by lanes 0x%llx of warp %u while lane %u waits to "
-                        "rejoin them",
-                        (unsigned long long)mask, w->id, other);
-          FAULT();
-        }
-        if (!sg_core_report(c, w, SG_FAULT_BARRIER_SPLIT, pc, other, 0, 0,
-                            "lanes 0x%llx of warp %u wait at this barrier, lanes 0x%llx of it "
-                            "at another one or another call of it",
-                            (unsigned long long)mask, w->id, (unsigned long long)(live & ~mask)))
-          FAULT();
-      }
-      PARK(npc);
-      top->deferred = false;
-      w->barrier_pc = pc;
-      st = SG_WARP_BARRIER;
-      goto out;
-    }
+    vmcase(SG_BARRIER) /* wait for every unfinished warp of the CTA */
+      if (observed)
+        c->rec.barrier = cs->slot;
+      EMIT();
+      PARK(pc);
+      ops->wait(rs);
+      goto reload;
     vmcase(SG_EXIT)  /* active lanes finish */
       w->exited |= mask;
+      EMIT();
       PARK(npc);
       goto reload;
     vmcase(SG_VOTE_ANY) { /* rd = OR over active lanes of (rs1 != 0) */
@@ -747,6 +835,7 @@ reload:
     case SG_OP_COUNT: /* not an op */
       vmbreak;
     }
+    EMIT();
     pc = npc;
     if (pc == rpc && frame == rframe) { /* reached the reconvergence point */
       PARK(pc);
@@ -755,11 +844,12 @@ reload:
   }
   PARK(pc);
 out:
-  c->stats.warp_insns += n;
-  c->stats.thread_insns += nthr;
-  c->stats.lane_slots += n * ws;
-  c->stats.branches += nbr;
-  c->stats.divergent_branches += ndiv;
-  c->insns += n;
+  if (observed)
+    flush_log(c, w, &log, cs->insns + n);
+  cs->insns += n;
   return st;
+}
+
+enum sg_warp_state sg_warp_run(struct sg_core *c, struct sg_warp *w, uint64_t budget) {
+  return c->nhooks ? run_warp(c, w, budget, true) : run_warp(c, w, budget, false);
 }

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Status codes used below runtime/ (mapped to CL codes only in runtime/). */
 enum sg_status {
@@ -120,14 +121,11 @@ enum sg_sfu_fn {
 const char *sg_sfu_name(unsigned fn);
 unsigned sg_sfu_arity(unsigned fn);
 
-/* SIMT CSRs (docs/isa.md). */
+/* CSR numbers (sg_csr.def, docs/isa.md). */
 enum {
-  SG_CSR_LANE = 0xCC0, SG_CSR_WARP, SG_CSR_WARPSIZE, SG_CSR_NWARP,
-  SG_CSR_TID_X, SG_CSR_TID_Y, SG_CSR_TID_Z,
-  SG_CSR_NTID_X, SG_CSR_NTID_Y, SG_CSR_NTID_Z,
-  SG_CSR_CTAID_X, SG_CSR_CTAID_Y, SG_CSR_CTAID_Z,
-  SG_CSR_NCTAID_X, SG_CSR_NCTAID_Y, SG_CSR_NCTAID_Z,
-  SG_CSR_PARAMS, SG_CSR_CORE, SG_CSR_TIDLIN
+#define SG_CSR(name, num, text, per_lane) SG_CSR_##name = num,
+#include "sg_csr.def"
+#undef SG_CSR
 };
 /* Name of a CSR the core knows ("fflags", "sg.tid.x"); NULL otherwise. */
 const char *sg_csr_name(unsigned csr);
@@ -171,12 +169,23 @@ enum {
   SG_PERM_PRIVATE = 16
 };
 
+/* What a region holds, for the consumers of instruction records (timing
+ * sends each to its own path through the memory hierarchy). */
+enum sg_space {
+  SG_SPACE_NONE,     /* unmapped */
+  SG_SPACE_GLOBAL,   /* global buffers, program-scope variables */
+  SG_SPACE_CONSTANT, /* code, read-only data, the parameter block */
+  SG_SPACE_LOCAL,    /* the CTA's local memory */
+  SG_SPACE_PRIVATE   /* the work-items' stacks */
+};
+
 /* A device address window backed by host memory. */
 struct sg_region {
   uint64_t base, size;
   uint8_t *host;
   uint32_t perm;     /* SG_PERM_* */
   const char *name;  /* "local", "stack", "buffer arg 2", ... for fault text */
+  enum sg_space space;
 };
 
 /* Regions sorted by base, non-overlapping. Address 0 is never mapped. */
@@ -203,23 +212,105 @@ struct sg_cta_desc {
   uint32_t core_id;
 };
 
+/* Reconvergence policies (DESIGN.md section 4), chosen by configuration
+ * (config key `reconv`): the IPDOM SIMT stack (GPGPU-Sim, Vortex, seeds 001
+ * and 003) and multi-path IPDOM (seed 002; ElTantawy et al., HPCA 2014).
+ * X(ENUM, name): one line per policy; the order is the config value. */
+#define SG_RECONV_POLICIES(X) X(IPDOM, ipdom) X(MPIPDOM, mpipdom)
+enum sg_reconv_policy {
+#define X(e, n) SG_RECONV_##e,
+  SG_RECONV_POLICIES(X)
+#undef X
+  SG_RECONV_NUM_POLICIES
+};
+
+/* "ipdom", "mpipdom"; NULL for a value that is not a policy. */
+const char *sg_reconv_policy_name(enum sg_reconv_policy policy);
+
 /* What the sim needs of the machine configuration. */
 struct sg_sim_config {
   uint32_t warp_size;        /* 1..64 */
   uint64_t watchdog_insns;   /* warp instructions per CTA before a watchdog fault; 0 = none */
   bool strict;               /* every finding ends the CTA, as fatal faults do */
+  enum sg_reconv_policy reconv;
 };
 
+/* ---- Statistics (sg_stats.def) ----------------------------------------- */
+
 struct sg_stats {
-  uint64_t warp_insns;        /* warp instructions issued */
-  uint64_t thread_insns;      /* sum of active lanes over issued instructions */
-  uint64_t lane_slots;        /* warp_insns * warp_size */
-  uint64_t branches;          /* conditional branches executed (per warp) */
-  uint64_t divergent_branches;/* of which the active lanes disagreed */
-  uint64_t barriers;          /* CTA-wide barrier releases */
-  uint64_t ctas, warps;       /* launched */
+#define SG_STAT(name, kind, help) uint64_t name;
+#include "sg_stats.def"
+#undef SG_STAT
 };
+/* Adds from into into (MAX counters: the larger). */
 void sg_stats_add(struct sg_stats *into, const struct sg_stats *from);
+/* The counters as JSON members ("warp_insns":12,...), with simd_efficiency
+ * derived; no braces, so callers can add their own members. */
+void sg_stats_print_json(const struct sg_stats *s, FILE *out);
+
+/* ---- Observing the core: one record per warp instruction ---------------- */
+
+/* Everything a consumer (statistics, traces, checkers, the timing model)
+ * learns about one executed warp instruction. Filled only when a consumer
+ * is attached (the execute loop is built twice: with and without). */
+enum sg_mem_kind { SG_MEM_NONE, SG_MEM_LOAD, SG_MEM_STORE, SG_MEM_ATOMIC };
+struct sg_insn_record {
+  uint64_t time;             /* the core's clock: warp instructions it ran (functional) */
+  uint64_t cta;              /* linear CTA index (x fastest) */
+  uint32_t core, warp;       /* simulated core; warp index in the CTA */
+  uint64_t pc;
+  const struct sg_uop *uop;
+  uint64_t mask;             /* lanes that executed it */
+  enum sg_unit unit;
+  /* memory instructions */
+  enum sg_mem_kind mem;
+  enum sg_space space;       /* region of the lowest active lane's address */
+  uint32_t size;             /* bytes per lane */
+  uint64_t addr[SG_MAX_WARP_SIZE]; /* per active lane */
+  /* conditional branches */
+  uint64_t taken;            /* lanes that took it */
+  uint64_t reconv_pc;        /* when they diverged: where they rejoin (SG_RECONV_EXIT: never) */
+  /* sg.barrier */
+  uint32_t barrier;          /* the barrier: the CTA's slot on the core */
+};
+
+/* What happens between instructions. */
+enum sg_event_kind {
+  SG_EV_CTA_START,   /* arg: warps of the CTA */
+  SG_EV_CTA_END,
+  SG_EV_WARP_END,    /* every lane of the warp exited */
+  SG_EV_BARRIER_WAIT,    /* a warp arrived at barrier `arg` (pc: the barrier) */
+  SG_EV_BARRIER_RELEASE, /* barrier `arg` released every warp waiting at it (warp: -1) */
+  SG_EV_PATHS,       /* a divergent branch at pc made arg new paths (mask: the lanes) */
+  SG_EV_RECONVERGE,  /* lanes `mask` rejoined others at pc */
+  SG_EV_PATH_SWITCH, /* the warp set its running path aside for the one at pc (mask) */
+  SG_EV_PATH_COUNT   /* the warp now has arg paths and arg2 reconvergence entries */
+};
+struct sg_event {
+  enum sg_event_kind kind;
+  uint64_t time;
+  uint64_t cta;
+  uint32_t core, warp;
+  uint64_t pc, mask, arg, arg2;
+};
+
+/* A consumer embeds this as its first member; the core calls insn for every
+ * warp instruction and event for every event, on the host thread running the
+ * core. Either may be NULL. */
+struct sg_hook {
+  void (*insn)(struct sg_hook *self, const struct sg_insn_record *r);
+  void (*event)(struct sg_hook *self, const struct sg_event *e);
+};
+
+/* The statistics consumer: counts into stats. */
+struct sg_stats_hook {
+  struct sg_hook hook;
+  uint32_t warp_size;
+  struct sg_stats stats;
+};
+void sg_stats_hook_init(struct sg_stats_hook *h, uint32_t warp_size);
+
+/* ---- Device findings (sg_fault.def) -------------------------------------- */
 
 enum sg_fault_kind {
 #define SG_FAULT(name, fatal, what) SG_FAULT_##name,
@@ -271,19 +362,52 @@ void sg_findings_sort(struct sg_findings *f);
 void sg_findings_clear(struct sg_findings *f); /* keeps the storage */
 void sg_findings_free(struct sg_findings *f);
 
-/* Per-host-thread scratch state (warps, registers, SIMT stacks) for CTAs of
- * up to SG_MAX_CTA_THREADS threads; reused across CTAs. */
-struct sg_core;
-enum sg_status sg_core_create(const struct sg_sim_config *cfg, struct sg_core **out);
-void sg_core_destroy(struct sg_core *core);
+/* ---- The simulated core ------------------------------------------------- */
 
-/* Runs one CTA to completion. Findings a GPU survives go to *findings (the
- * lanes go on: loads read zero, stores are dropped); a fatal one, or any one
- * when findings is NULL or the config is strict, stops the CTA: SG_EFAULT
- * with *fault filled. Adds to *stats (ctas, warps included). */
+/* A simulated core (compute unit): warp slots, the CTAs resident on it with
+ * their barriers, the reconvergence state of each warp, and the consumers
+ * attached to it. Not thread-safe: one host thread runs a core at a time. */
+struct sg_core;
+/* id: the core's number (consumers see it in records). */
+enum sg_status sg_core_create(const struct sg_sim_config *cfg, uint32_t id,
+                              struct sg_core **out);
+void sg_core_destroy(struct sg_core *core);
+/* Attaches consumers (NULL, 0: none). With none the core runs its fast
+ * loop, which fills no records; with any, the observed loop. The array must
+ * outlive the runs. */
+void sg_core_set_hooks(struct sg_core *core, struct sg_hook *const *hooks, uint32_t count);
+
+/* Runs one CTA to completion on the core (functional mode). Findings a GPU
+ * survives go to *findings (the lanes go on: loads read zero, stores are
+ * dropped); a fatal one, or any one when findings is NULL or the config is
+ * strict, stops the CTA: SG_EFAULT with *fault filled. */
 enum sg_status sg_core_run_cta(struct sg_core *core, const struct sg_code *code,
                                const struct sg_cta_desc *cta,
-                               const struct sg_memmap *mem, struct sg_stats *stats,
-                               struct sg_findings *findings, struct sg_fault *fault);
+                               const struct sg_memmap *mem, struct sg_findings *findings,
+                               struct sg_fault *fault);
+
+/* ---- Traces -------------------------------------------------------------- */
+
+/* A trace consumer records the instructions and events of the CTAs it sees
+ * (compactly, per CTA) until `limit` bytes of records; sg_trace_write puts
+ * the CTAs of several consumers (one per host thread) in CTA order into a
+ * text trace (one line per warp instruction, as in seed 000) or a Chrome /
+ * Perfetto trace-event JSON (one track per core and warp). */
+enum sg_trace_format { SG_TRACE_TEXT, SG_TRACE_JSON };
+struct sg_trace;
+enum sg_status sg_trace_create(const struct sg_code *code, uint64_t limit,
+                               struct sg_trace **out);
+struct sg_hook *sg_trace_hook(struct sg_trace *t);
+void sg_trace_destroy(struct sg_trace *t);
+/* Writes the traces of one launch, CTA by CTA in CTA order, each only if
+ * it fits in `room` bytes; returns the bytes written. *cut is set when the
+ * trace ends before the launch does (a consumer hit its limit, or room ran
+ * out). JSON: events separated by commas (*first: nothing written before
+ * them; the caller writes what encloses the events of all launches); each
+ * core runs its CTAs one after another from *time_base, one time unit per
+ * warp instruction, and *time_base moves past the launch's end. */
+uint64_t sg_trace_write(struct sg_trace *const *traces, uint32_t count, const char *kernel,
+                        enum sg_trace_format format, uint32_t cores, uint64_t room,
+                        bool *first, uint64_t *time_base, FILE *out, bool *cut);
 
 #endif

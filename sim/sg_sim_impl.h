@@ -27,16 +27,16 @@ struct sg_code {
   uint64_t x_used, f_used;
 };
 
-/* ---- SIMT stack (reconvergence policy behind an ops struct) ------------ */
+/* ---- Reconvergence policies (sg_reconv_ipdom.c, sg_reconv_multipath.c) -- */
 
-/* A path of a warp is at (pc, frame): frame is its call depth, 0 in the
- * kernel's entry wrapper, one more per call not yet returned. A
- * reconvergence point is such a pair too, so a branch in a function that is
- * called in a loop or from several places waits for its own frame. */
-struct sg_simt_entry {
-  uint64_t pc, reconv_pc, mask;
+/* A path of a warp: lanes at pc in call frame `frame` (0 in the kernel's
+ * entry wrapper, one more per call not yet returned), and where they rejoin
+ * other lanes: reconv_pc in reconv_frame. A reconvergence point is a
+ * (pc, frame) pair, so a branch in a function that is called in a loop or
+ * from several places waits for its own frame. */
+struct sg_path {
+  uint64_t pc, mask, reconv_pc;
   uint32_t frame, reconv_frame;
-  bool deferred; /* set aside at a barrier so its sibling path runs first */
 };
 
 /* The reconvergence PC of a branch inside a called function whose paths
@@ -45,47 +45,65 @@ struct sg_simt_entry {
  * known until the first path returns (sg_reconv_ops.returned). */
 #define SG_RECONV_RETURN (UINT64_MAX - 1)
 
-/* IPDOM: each divergence splits a mask into two non-empty parts, so a warp
- * of n lanes never needs more than 2n - 1 entries above the bottom one. */
-#define SG_SIMT_DEPTH (2 * SG_MAX_WARP_SIZE + 1)
-struct sg_simt_stack {
-  uint32_t depth;
-  struct sg_simt_entry e[SG_SIMT_DEPTH];
+enum sg_reconv_next {
+  SG_NEXT_RUN,      /* run path *p */
+  SG_NEXT_BARRIER,  /* every live lane waits at a barrier: *p is the path that
+                       waited last (its pc is the barrier); when its mask is not
+                       every live lane, other paths wait at other barriers */
+  SG_NEXT_DONE,     /* every lane exited */
+  SG_NEXT_DEADLOCK  /* no path can run: path *p waits at a barrier while other
+                       live lanes wait to rejoin it */
 };
 
+/* What a policy did, for the consumers: filled only by the observed loop
+ * (NULL otherwise). Events of kinds SG_EV_PATHS, SG_EV_RECONVERGE,
+ * SG_EV_PATH_SWITCH and SG_EV_PATH_COUNT; the core adds time, CTA and warp. */
+#define SG_RECONV_LOG_MAX 8
+struct sg_reconv_log {
+  uint32_t n;
+  struct sg_event e[SG_RECONV_LOG_MAX];
+};
+void sg_reconv_log_add(struct sg_reconv_log *log, enum sg_event_kind kind, uint64_t pc,
+                       uint64_t mask, uint64_t arg, uint64_t arg2);
+
+/* A policy keeps an opaque per-warp state of state_size bytes that nothing
+ * outside its file reads or writes. The execute loop asks it which lanes
+ * run next at which PC, tells it where the running path stopped, and
+ * reports divergence, returns and barriers. */
 struct sg_reconv_ops {
   const char *name;
-  void (*init)(struct sg_simt_stack *s, uint64_t pc, uint64_t mask);
-  /* The top's lanes disagree at a branch in call frame `frame`: taken
+  size_t state_size;
+  void (*init)(void *st, uint64_t pc, uint64_t mask);
+  /* Settles paths that reached their reconvergence point or whose lanes all
+   * left `live` (they exited), then says what the warp does next. */
+  enum sg_reconv_next (*next)(void *st, uint64_t live, struct sg_path *p,
+                              struct sg_reconv_log *log);
+  /* The running path stopped at pc in frame: where it goes on. */
+  void (*park)(void *st, uint64_t pc, uint32_t frame);
+  /* The running path's lanes disagree at a branch in frame `frame`: taken
    * lanes go to target, the others to fallthrough; reconv is the branch's
    * reconvergence PC from the table (SG_RECONV_EXIT: the function's exit). */
-  void (*diverge)(struct sg_simt_stack *s, uint64_t taken, uint64_t target,
-                  uint64_t fallthrough, uint64_t reconv, uint32_t frame);
-  /* The top, whose reconvergence point is SG_RECONV_RETURN, returned to
-   * target in its reconvergence frame: that is where its siblings rejoin. */
-  void (*returned)(struct sg_simt_stack *s, uint64_t target);
-  /* Pops entries that reached their reconvergence point or whose lanes all
-   * exited. The warp is done when the depth drops to 0. */
-  void (*settle)(struct sg_simt_stack *s, uint64_t exited);
-  /* The top reached a barrier with only part of the warp's live lanes. If a
-   * sibling path still has to run (say, the lanes taking an early return),
-   * sets the top aside and lets it run first; false if there is none, which
-   * makes the barrier divergent. */
-  bool (*defer)(struct sg_simt_stack *s);
-  /* The top waits at a barrier and no sibling can run first: true when
-   * every live lane (live) is on a path waiting at a barrier, so the warp
-   * has arrived (paths at different barriers: undefined, but survivable);
-   * false when some lanes wait to rejoin the top, a deadlock. */
-  bool (*at_barrier)(const struct sg_simt_stack *s, uint64_t live);
-  /* The barrier the warp waited at was released: paths set aside at a
-   * barrier go on after it. */
-  void (*release)(struct sg_simt_stack *s);
+  void (*diverge)(void *st, uint64_t taken, uint64_t target, uint64_t fallthrough,
+                  uint64_t reconv, uint32_t frame, struct sg_reconv_log *log);
+  /* The running path, whose reconvergence point is SG_RECONV_RETURN,
+   * returned to target in its reconvergence frame: that is where its
+   * siblings rejoin it. */
+  void (*returned)(void *st, uint64_t target);
+  /* The running path waits at the barrier it is parked at. */
+  void (*wait)(void *st);
+  /* The barrier the warp waited at was released: every waiting path goes on
+   * after its barrier instruction. */
+  void (*release)(void *st);
 };
-extern const struct sg_reconv_ops sg_reconv_ipdom;
+extern const struct sg_reconv_ops sg_reconv_ipdom, sg_reconv_multipath;
+/* The ops of a policy (sg_sim_config.reconv). */
+const struct sg_reconv_ops *sg_reconv_policy_ops(enum sg_reconv_policy policy);
 
-/* ---- Warps and the core ------------------------------------------------ */
+/* ---- Warps, CTAs and the core ---------------------------------------- */
 
 enum sg_warp_state { SG_WARP_READY, SG_WARP_BARRIER, SG_WARP_DONE, SG_WARP_FAULT };
+
+struct sg_cta_slot;
 
 struct sg_warp {
   uint64_t x[SG_NXREGS][SG_MAX_WARP_SIZE]; /* lane-contiguous */
@@ -96,32 +114,50 @@ struct sg_warp {
   uint64_t lanes;    /* lanes that run (init mask) */
   uint64_t exited;   /* lanes that executed sg.exit */
   bool frm_any;      /* some lane has a non-zero frm: dynamic rm is slow */
-  uint32_t id;
+  uint32_t id;       /* index in its CTA */
+  struct sg_cta_slot *cta;
   enum sg_warp_state state;
   uint64_t barrier_pc; /* the barrier it waits at (state SG_WARP_BARRIER) */
-  struct sg_simt_stack stack;
+  _Alignas(16) unsigned char reconv[]; /* the policy's state */
+};
+
+/* A CTA resident on the core: its ids, its view of memory (local window and
+ * stacks are its own), its warps, and its entry in the core's barrier table
+ * (seed 003: how many of its warps wait at its barrier, out of those still
+ * running). */
+struct sg_cta_slot {
+  const struct sg_cta_desc *desc;
+  struct sg_memmap mem;
+  const struct sg_region *last; /* translation cache: last region hit */
+  uint64_t index;               /* linear CTA index */
+  uint64_t insns;               /* warp instructions it ran (watchdog, CSR cycle) */
+  uint32_t slot;                /* its number on the core: its barrier's id */
+  uint32_t first_warp, num_warps; /* its warps: core->warps[first_warp ..] */
+  uint32_t running, at_barrier; /* warps not done; of those, waiting at the barrier */
 };
 
 struct sg_core {
   struct sg_sim_config cfg;
+  uint32_t id;
   const struct sg_reconv_ops *reconv;
-  struct sg_warp **warps;    /* allocated lazily, up to SG_MAX_CTA_WARPS */
+  struct sg_warp **warps;       /* warp slots, allocated as CTAs need them */
   uint32_t nwarps_alloc;
-  /* the CTA being run */
+  struct sg_cta_slot cta;       /* the resident CTA (functional mode runs one at a time) */
   const struct sg_code *code;
-  const struct sg_cta_desc *cta;
-  const struct sg_memmap *mem;
-  const struct sg_region *last; /* translation cache: last region hit */
   struct sg_fault *fault;
   struct sg_findings *findings; /* NULL: every finding ends the CTA */
-  uint64_t cta_index;           /* linear index of the CTA being run */
-  struct sg_stats stats;
-  uint64_t insns;               /* warp instructions of this CTA */
+  struct sg_hook *const *hooks; /* consumers: the observed loop calls them */
+  uint32_t nhooks;
+  struct sg_insn_record rec;    /* the observed loop's record */
 };
 
 /* Runs warp w for at most budget instructions; returns its new state
  * (READY when the budget ran out). */
 enum sg_warp_state sg_warp_run(struct sg_core *c, struct sg_warp *w, uint64_t budget);
+
+/* Hands an event to the consumers, with the CTA's and w's ids (w NULL:
+ * CTA-wide). */
+void sg_core_emit(struct sg_core *c, const struct sg_warp *w, struct sg_event e);
 
 /* Fills c->fault for warp w at pc (lane-specific when lane < warp size;
  * else the first active lane). */

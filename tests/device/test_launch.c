@@ -92,7 +92,8 @@ static enum sg_status run(struct sg_device *dev, const char *kernel,
   struct sg_launch launch = {.program = image,
                              .kernel = sg_program_find_kernel(image, kernel),
                              .args = args,
-                             .nd = nd};
+                             .nd = nd,
+                             .stats = true};
   assert_non_null(launch.kernel);
   return sg_device_launch(dev, &launch, res);
 }
@@ -308,7 +309,7 @@ static void *race(void *arg) {
   struct sg_ndrange nd = {.work_dim = 1, .global_size = {300, 1, 1},
                           .local_size = {7, 1, 1}};
   struct sg_launch launch = {.program = image, .kernel = sg_program_find_kernel(image, "vadd"),
-                             .args = args, .nd = nd};
+                             .args = args, .nd = nd, .stats = true};
   static struct sg_launch_result results[4];
   r->status = SG_OK;
   for (int rep = 0; rep < 10 && r->status == SG_OK; rep++)

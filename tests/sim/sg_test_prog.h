@@ -147,6 +147,7 @@ struct machine {
   struct sg_fault fault;
   struct sg_findings findings; /* survivable findings (unless strict) */
   bool strict;                 /* every finding ends the CTA */
+  enum sg_reconv_policy reconv;
 };
 
 /* A machine whose data buffer is at a0 (= sg.params) for every thread. */
@@ -155,10 +156,13 @@ static inline struct machine *machine_new(unsigned nthreads, unsigned warp_size)
   if (!m)
     abort();
   /* regions[0] is the code, filled in by machine_run */
-  m->regions[1] = (struct sg_region){RO_BASE, sizeof(m->ro), m->ro, SG_PERM_R, "constants"};
+  m->regions[1] = (struct sg_region){RO_BASE, sizeof(m->ro), m->ro, SG_PERM_R, "constants",
+                                     SG_SPACE_CONSTANT};
   m->regions[2] = (struct sg_region){STACK_BASE, sizeof(m->stack), m->stack,
-                                     SG_PERM_R | SG_PERM_W | SG_PERM_PRIVATE, "stack"};
-  m->regions[3] = (struct sg_region){DATA_BASE, DATA_SIZE, m->data, SG_PERM_R | SG_PERM_W, "buffer"};
+                                     SG_PERM_R | SG_PERM_W | SG_PERM_PRIVATE, "stack",
+                                     SG_SPACE_PRIVATE};
+  m->regions[3] = (struct sg_region){DATA_BASE, DATA_SIZE, m->data, SG_PERM_R | SG_PERM_W,
+                                     "buffer", SG_SPACE_GLOBAL};
   m->map = (struct sg_memmap){m->regions, 4};
   struct sg_cta_desc *d = &m->cta;
   d->entry_pc = CODE_BASE;
@@ -177,17 +181,24 @@ static inline struct machine *machine_new(unsigned nthreads, unsigned warp_size)
 /* Runs the program; the code is also mapped read-only at CODE_BASE. */
 static inline enum sg_status machine_run(struct machine *m, struct prog *p, unsigned warp_size,
                                          uint64_t watchdog) {
-  struct sg_sim_config cfg = {
-      .warp_size = warp_size, .watchdog_insns = watchdog, .strict = m->strict};
+  struct sg_sim_config cfg = {.warp_size = warp_size,
+                              .watchdog_insns = watchdog,
+                              .strict = m->strict,
+                              .reconv = m->reconv};
   struct sg_core *core;
   struct sg_code *code;
   prog_finish(p);
-  m->regions[0] = (struct sg_region){CODE_BASE, 4 * p->n, (uint8_t *)p->w, SG_PERM_R | SG_PERM_X, "code"};
+  m->regions[0] = (struct sg_region){CODE_BASE, 4 * p->n, (uint8_t *)p->w,
+                                     SG_PERM_R | SG_PERM_X, "code", SG_SPACE_CONSTANT};
   if (sg_code_create(p->w, p->n, CODE_BASE, p->rc, p->nrc, &code) != SG_OK ||
-      sg_core_create(&cfg, &core) != SG_OK)
+      sg_core_create(&cfg, 0, &core) != SG_OK)
     abort(); /* the test's own program or config is wrong */
-  enum sg_status s = sg_core_run_cta(core, code, &m->cta, &m->map, &m->stats, &m->findings,
-                                     &m->fault);
+  struct sg_stats_hook stats;
+  sg_stats_hook_init(&stats, warp_size);
+  struct sg_hook *hooks[] = {&stats.hook};
+  sg_core_set_hooks(core, hooks, 1);
+  enum sg_status s = sg_core_run_cta(core, code, &m->cta, &m->map, &m->findings, &m->fault);
+  m->stats = stats.stats;
   sg_core_destroy(core);
   sg_code_destroy(code);
   return s;
