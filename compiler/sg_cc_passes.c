@@ -493,7 +493,7 @@ static enum sg_status build_wrapper(struct pass_ctx *pc, LLVMValueRef kernel,
       LLVMAddCallSiteAttribute(call, i + 1, LLVMCreateTypeAttribute(pc->ctx, byval, bv));
   }
   free(args);
-  static const char exit_asm[] = ".insn r 0x2B, 0, 1, x0, x0, x0";
+  static const char exit_asm[] = SG_INSN_R(SG_EXIT) ", x0, x0, x0";
   LLVMTypeRef asm_ty = LLVMFunctionType(voidt, NULL, 0, 0);
   LLVMValueRef ia = LLVMGetInlineAsm(asm_ty, exit_asm, sizeof exit_asm - 1, "", 0, 1, 0,
                                      LLVMInlineAsmDialectATT, 0);

@@ -7,25 +7,12 @@
 
 #include "sg_sim.h"
 
-/* ---- Device address map (fixed; the linker and the device agree) ------- */
-#define SG_ADDR_CODE 0x00010000ull   /* code + read-only data (R/X) */
-#define SG_ADDR_LOCAL 0x40000000ull  /* per-CTA local memory window */
-#define SG_ADDR_PARAMS 0x50000000ull /* parameter block (R) */
-#define SG_ADDR_STACK 0x60000000ull  /* per-CTA private stacks */
-#define SG_ADDR_GLOBAL 0x100000000ull /* global buffers from here up */
-
-/* Parameter block header, at SG_ADDR_PARAMS; the kernel args follow at
- * SG_PARAM_ARGS_OFFSET, each at sg_kernel_arg.offset from there. */
-struct sg_launch_info {
-  uint32_t work_dim;
-  uint32_t reserved;
-  uint64_t global_offset[3];
-  uint64_t global_size[3];
-  uint64_t enqueued_local_size[3];
-  uint64_t printf_buffer;      /* device address of the printf buffer, 0 = none */
-  uint64_t printf_size;        /* its bytes, header included */
-};
-#define SG_PARAM_ARGS_OFFSET 128
+/* ---- Device ABI --------------------------------------------------------
+ * The address windows (SG_ADDR_*), the parameter block's header (struct
+ * sg_launch_info at SG_ADDR_PARAMS, the kernel's arguments from
+ * SG_PARAM_ARGS_OFFSET) and the SIMT extension's encodings, generated from
+ * sg_abi.def (one source for C and the device library). */
+#include "sg_abi.h"
 
 /* ---- Kernel metadata --------------------------------------------------- */
 

@@ -9,23 +9,23 @@
 #define SG_SFU_1(NAME, F7)                                                   \
   SG_INL float sg_sfu_##NAME(float x) {                                      \
     float r;                                                                 \
-    __asm__(".insn r 0x0B, 0, " #F7 ", %0, %1, %1" : "=f"(r) : "f"(x));      \
+    __asm__(".insn r " SG_STR(SG_OPC_SFU_S) ", " SG_STR(SG_F3_SFU_S) ", " #F7 ", %0, %1, %1" : "=f"(r) : "f"(x));      \
     return r;                                                                \
   }                                                                          \
   SG_INL double sg_sfu_##NAME(double x) {                                    \
     double r;                                                                \
-    __asm__(".insn r 0x0B, 1, " #F7 ", %0, %1, %1" : "=f"(r) : "f"(x));      \
+    __asm__(".insn r " SG_STR(SG_OPC_SFU_D) ", " SG_STR(SG_F3_SFU_D) ", " #F7 ", %0, %1, %1" : "=f"(r) : "f"(x));      \
     return r;                                                                \
   }
 #define SG_SFU_2(NAME, F7)                                                   \
   SG_INL float sg_sfu_##NAME(float x, float y) {                             \
     float r;                                                                 \
-    __asm__(".insn r 0x0B, 0, " #F7 ", %0, %1, %2" : "=f"(r) : "f"(x), "f"(y)); \
+    __asm__(".insn r " SG_STR(SG_OPC_SFU_S) ", " SG_STR(SG_F3_SFU_S) ", " #F7 ", %0, %1, %2" : "=f"(r) : "f"(x), "f"(y)); \
     return r;                                                                \
   }                                                                          \
   SG_INL double sg_sfu_##NAME(double x, double y) {                          \
     double r;                                                                \
-    __asm__(".insn r 0x0B, 1, " #F7 ", %0, %1, %2" : "=f"(r) : "f"(x), "f"(y)); \
+    __asm__(".insn r " SG_STR(SG_OPC_SFU_D) ", " SG_STR(SG_F3_SFU_D) ", " #F7 ", %0, %1, %2" : "=f"(r) : "f"(x), "f"(y)); \
     return r;                                                                \
   }
 #define SG_SFU(NAME, F7, ARITY, FF, DF) SG_SFU_##ARITY(NAME, F7)

@@ -18,19 +18,19 @@
 #define SG_STR_(x) #x
 #define SG_STR(x) SG_STR_(x)
 
-/* Mirrors struct sg_launch_info in compiler/sg_compiler.h (keep in sync):
- * the header of the parameter block that CSR sg.params points to. */
-#define SG_LI_WORK_DIM 0
-#define SG_LI_GLOBAL_OFFSET 8
-#define SG_LI_GLOBAL_SIZE 32
-#define SG_LI_ENQUEUED_LOCAL_SIZE 56
+/* The device ABI: address windows (SG_ADDR_*), CSR numbers (SG_CSR_*), the
+ * parameter block's field offsets (SG_LI_*) and the SIMT extension's
+ * encodings (SG_OPC_/SG_F3_/SG_F7_*), generated from compiler/sg_abi.def,
+ * sim/sg_csr.def and sim/sg_insn.def; SG_INSN_R(name) is the start of its
+ * .insn directive. */
+#include "sg_abi.h"
 
 /* CSRs that are constant for a lane's whole life: plain asm (no volatile,
  * no memory clobber), so LLVM may CSE and hoist the reads. */
-#define SG_CSR(num)                                                          \
+#define SG_CSRR(csr)                                                         \
   ({                                                                         \
     ulong v_;                                                                \
-    __asm__("csrr %0, " SG_STR(num) : "=r"(v_));                             \
+    __asm__("csrr %0, " SG_STR(csr) : "=r"(v_));                             \
     v_;                                                                      \
   })
 
@@ -39,22 +39,15 @@
 #define SG_PARAM_U64(off)                                                    \
   ({                                                                         \
     ulong v_;                                                                \
-    __asm__("ld %0, %1(%2)" : "=r"(v_) : "i"(off), "r"(SG_CSR(0xCD0)));      \
+    __asm__("ld %0, %1(%2)" : "=r"(v_) : "i"(off), "r"(SG_CSRR(SG_CSR_PARAMS))); \
     v_;                                                                      \
   })
 #define SG_PARAM_U32(off)                                                    \
   ({                                                                         \
     uint v_;                                                                 \
-    __asm__("lwu %0, %1(%2)" : "=r"(v_) : "i"(off), "r"(SG_CSR(0xCD0)));     \
+    __asm__("lwu %0, %1(%2)" : "=r"(v_) : "i"(off), "r"(SG_CSRR(SG_CSR_PARAMS))); \
     v_;                                                                      \
   })
-
-/* Address windows of the device (mirror SG_ADDR_* in compiler/sg_compiler.h;
- * keep in sync): what a __generic pointer points to. */
-#define SG_ADDR_LOCAL 0x40000000ul
-#define SG_ADDR_PARAMS 0x50000000ul
-#define SG_ADDR_STACK 0x60000000ul
-#define SG_ADDR_GLOBAL 0x100000000ul
 
 /* ---- Vector expansion ----------------------------------------------------
  * A vector built-in applies its scalar version per component (LLVM

@@ -8,33 +8,33 @@
 #define cl_khr_subgroup_shuffle 1
 #include "sg_devlib.h"
 
-#define SG_LANE() ((uint)SG_CSR(0xCC0))
-#define SG_WARPSIZE() ((uint)SG_CSR(0xCC2))
+#define SG_LANE() ((uint)SG_CSRR(SG_CSR_LANE))
+#define SG_WARPSIZE() ((uint)SG_CSRR(SG_CSR_WARPSIZE))
 
 /* The warp instructions are volatile so that LLVM neither drops nor sinks
  * them into a branch: they read other lanes, so the set of lanes executing
  * them is part of their meaning (clang also marks them convergent). */
 static ulong shfl64(ulong v, uint lane) {
   ulong r;
-  __asm__ volatile(".insn r 0x2B, 0, 5, %0, %1, %2" : "=r"(r) : "r"(v), "r"((ulong)lane));
+  __asm__ volatile(SG_INSN_R(SG_SHFL) ", %0, %1, %2" : "=r"(r) : "r"(v), "r"((ulong)lane));
   return r;
 }
 
 static ulong vote_any(int pred) {
   ulong r;
-  __asm__ volatile(".insn r 0x2B, 0, 2, %0, %1, x0" : "=r"(r) : "r"((long)pred));
+  __asm__ volatile(SG_INSN_R(SG_VOTE_ANY) ", %0, %1, x0" : "=r"(r) : "r"((long)pred));
   return r;
 }
 
 static ulong vote_all(int pred) {
   ulong r;
-  __asm__ volatile(".insn r 0x2B, 0, 3, %0, %1, x0" : "=r"(r) : "r"((long)pred));
+  __asm__ volatile(SG_INSN_R(SG_VOTE_ALL) ", %0, %1, x0" : "=r"(r) : "r"((long)pred));
   return r;
 }
 
 static ulong ballot64(int pred) {
   ulong r;
-  __asm__ volatile(".insn r 0x2B, 0, 4, %0, %1, x0" : "=r"(r) : "r"((long)pred));
+  __asm__ volatile(SG_INSN_R(SG_BALLOT) ", %0, %1, x0" : "=r"(r) : "r"((long)pred));
   return r;
 }
 
@@ -48,8 +48,8 @@ static uint enqueued_linear_size(void) {
 
 /* Real work-items of this warp: only the CTA's last warp can be short. */
 SG_OVL uint get_sub_group_size(void) {
-  uint n = (uint)(SG_CSR(0xCC7) * SG_CSR(0xCC8) * SG_CSR(0xCC9));
-  uint first = (uint)SG_CSR(0xCC1) * SG_WARPSIZE();
+  uint n = (uint)(SG_CSRR(SG_CSR_NTID_X) * SG_CSRR(SG_CSR_NTID_Y) * SG_CSRR(SG_CSR_NTID_Z));
+  uint first = (uint)SG_CSRR(SG_CSR_WARP) * SG_WARPSIZE();
   return min(SG_WARPSIZE(), n - first);
 }
 
@@ -57,13 +57,13 @@ SG_OVL uint get_max_sub_group_size(void) {
   return min(SG_WARPSIZE(), enqueued_linear_size());
 }
 
-SG_OVL uint get_num_sub_groups(void) { return (uint)SG_CSR(0xCC3); }
+SG_OVL uint get_num_sub_groups(void) { return (uint)SG_CSRR(SG_CSR_NWARP); }
 
 SG_OVL uint get_enqueued_num_sub_groups(void) {
   return (enqueued_linear_size() + SG_WARPSIZE() - 1) / SG_WARPSIZE();
 }
 
-SG_OVL uint get_sub_group_id(void) { return (uint)SG_CSR(0xCC1); }
+SG_OVL uint get_sub_group_id(void) { return (uint)SG_CSRR(SG_CSR_WARP); }
 
 SG_OVL uint get_sub_group_local_id(void) { return SG_LANE(); }
 

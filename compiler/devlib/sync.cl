@@ -6,7 +6,7 @@
 #include "sg_devlib.h"
 
 SG_OVL void barrier(cl_mem_fence_flags flags) {
-  __asm__ volatile(".insn r 0x2B, 0, 0, x0, %0, x0" : : "r"(flags) : "memory");
+  __asm__ volatile(SG_INSN_R(SG_BARRIER) ", x0, %0, x0" : : "r"(flags) : "memory");
 }
 
 SG_OVL void work_group_barrier(cl_mem_fence_flags flags) { barrier(flags); }

@@ -9,7 +9,7 @@
   ((dim) == 0 ? (x) : (dim) == 1 ? (y) : (dim) == 2 ? (z) : (other))
 
 #define SG_CSR_DIM(dim, base, other)                                         \
-  SG_DIM(dim, SG_CSR(base), SG_CSR(base + 1), SG_CSR(base + 2), other)
+  SG_DIM(dim, SG_CSRR(base##_X), SG_CSRR(base##_Y), SG_CSRR(base##_Z), other)
 
 #define SG_PARAM_DIM(dim, off, other)                                        \
   SG_DIM(dim, SG_PARAM_U64(off), SG_PARAM_U64(off + 8),                      \
@@ -30,13 +30,13 @@ SG_OVL size_t get_enqueued_local_size(uint dim) {
 }
 
 /* The CTA's real size: smaller than the enqueued one in a partial group. */
-SG_OVL size_t get_local_size(uint dim) { return SG_CSR_DIM(dim, 0xCC7, 1); }
+SG_OVL size_t get_local_size(uint dim) { return SG_CSR_DIM(dim, SG_CSR_NTID, 1); }
 
-SG_OVL size_t get_local_id(uint dim) { return SG_CSR_DIM(dim, 0xCC4, 0); }
+SG_OVL size_t get_local_id(uint dim) { return SG_CSR_DIM(dim, SG_CSR_TID, 0); }
 
-SG_OVL size_t get_group_id(uint dim) { return SG_CSR_DIM(dim, 0xCCA, 0); }
+SG_OVL size_t get_group_id(uint dim) { return SG_CSR_DIM(dim, SG_CSR_CTAID, 0); }
 
-SG_OVL size_t get_num_groups(uint dim) { return SG_CSR_DIM(dim, 0xCCD, 1); }
+SG_OVL size_t get_num_groups(uint dim) { return SG_CSR_DIM(dim, SG_CSR_NCTAID, 1); }
 
 SG_OVL size_t get_global_id(uint dim) {
   return get_group_id(dim) * get_enqueued_local_size(dim) + get_local_id(dim) +
@@ -45,7 +45,7 @@ SG_OVL size_t get_global_id(uint dim) {
 
 /* Work-items of a CTA are numbered x fastest, then y, then z, and warps are
  * cut from that order, so sg.tidlin is the local linear id. */
-SG_OVL size_t get_local_linear_id(void) { return SG_CSR(0xCD2); }
+SG_OVL size_t get_local_linear_id(void) { return SG_CSRR(SG_CSR_TIDLIN); }
 
 SG_OVL size_t get_global_linear_id(void) {
   size_t x = get_global_id(0) - get_global_offset(0);
