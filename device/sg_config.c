@@ -292,10 +292,16 @@ static enum sg_status parse_text(struct sg_config *cfg, struct origin *org, char
     }
     uint64_t v;
     if (k->choices) {
+      /* An unknown name is said and ignored, as an unknown SOFTGPU_CHECK
+       * word: the run goes on with the key as it was. */
       int i = choice_index(k, value);
-      if (i < 0)
-        return fail(err, errlen, "%s:%u: %s: unknown value '%s' (one of: %s)", src, line,
-                    name, value, k->choices);
+      if (i < 0) {
+        char was[32];
+        fprintf(stderr, "SoftGPU: %s:%u: %s: unknown value '%s' (one of: %s); keeping %s\n",
+                src, line, name, value, k->choices,
+                value_text(k, get_key(cfg, k), was, sizeof was));
+        continue;
+      }
       v = (uint64_t)i;
     } else if (!parse_number(value, k->size == 4 ? UINT32_MAX : UINT64_MAX, &v))
       return fail(err, errlen,

@@ -145,8 +145,8 @@ static void mp_park(void *st, uint64_t pc, uint32_t frame) {
 
 /* The running split leaves the split table; its lanes go to the entry of
  * the branch's reconvergence point (a new one, unless the split already
- * belongs to an entry for the same point, as a loop's exit) and the two
- * paths become splits of that entry. A path that starts at the
+ * belongs to an entry for the same point, as a loop's exit, or neither ever
+ * rejoins) and the two paths become splits of that entry. A path that starts at the
  * reconvergence point has arrived at once. In a called function, the exit
  * as reconvergence point means the return to the caller. */
 static void mp_diverge(void *st, uint64_t taken, uint64_t target, uint64_t fallthrough,
@@ -157,7 +157,10 @@ static void mp_diverge(void *st, uint64_t taken, uint64_t target, uint64_t fallt
     r = SG_RECONV_RETURN, rf = frame - 1;
   struct split s = t->s[t->cur];
   int32_t e = s.rt;
-  if (e < 0 || t->r[e].pc != r || t->r[e].frame != rf) {
+  if (r == SG_RECONV_EXIT && e < 0) {
+    /* Paths that never rejoin, of a split that never does either: the
+     * table has nothing to wait for. */
+  } else if (e < 0 || t->r[e].pc != r || t->r[e].frame != rf) {
     for (e = 0; t->r[e].used; e++)
       assert(e + 1 < MAX);
     t->r[e] = (struct rt_entry){r, s.mask, s.mask, rf, s.rt, true};
@@ -167,7 +170,7 @@ static void mp_diverge(void *st, uint64_t taken, uint64_t target, uint64_t fallt
   const uint64_t pcs[2] = {fallthrough, target}, masks[2] = {s.mask & ~taken, taken};
   uint32_t paths = 0;
   for (int i = 0; i < 2; i++) {
-    if (pcs[i] == r) {
+    if (pcs[i] == r && e >= 0) {
       t->r[e].pending &= ~masks[i];
     } else {
       add_split(t, pcs[i], masks[i], frame, e);

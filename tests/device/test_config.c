@@ -194,6 +194,52 @@ static void test_from_env(void **state) {
   assert_int_equal(cfg.warp_size, 32);
 }
 
+/* A choice key takes a name (reconv); its value prints as the name; an
+ * unknown name is said on stderr and the key keeps its value. */
+static void test_choice_keys(void **state) {
+  (void)state;
+  struct sg_config cfg;
+  char err[256] = "";
+  assert_int_equal(sg_config_load(&cfg, NULL, err, sizeof err), SG_OK);
+  assert_int_equal(cfg.reconv, SG_RECONV_IPDOM);
+  write_file("reconv = mpipdom\n");
+  assert_int_equal(sg_config_load(&cfg, path, err, sizeof err), SG_OK);
+  assert_int_equal(cfg.reconv, SG_RECONV_MPIPDOM);
+  char *text = printed(&cfg);
+  assert_non_null(strstr(text, "reconv=mpipdom\n"));
+  free(text);
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  sg_config_print_json(&cfg, f);
+  fclose(f);
+  assert_non_null(strstr(text, "\"reconv\": \"mpipdom\""));
+  assert_non_null(strstr(text, "\"warp_size\": 32"));
+  free(text);
+  unlink(path);
+
+  /* stderr goes to a file for a moment, to read what was said. */
+  char said[] = "/tmp/sg_test_stderr_XXXXXX";
+  int fd = mkstemp(said), saved = dup(2);
+  assert_true(fd >= 0 && saved >= 0);
+  fflush(stderr);
+  dup2(fd, 2);
+  write_file("reconv=mpipdom\nreconv=multipath\ncores=2\n");
+  enum sg_status st = sg_config_load(&cfg, path, err, sizeof err);
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  assert_int_equal(st, SG_OK);
+  assert_int_equal(cfg.reconv, SG_RECONV_MPIPDOM); /* kept */
+  assert_int_equal(cfg.cores, 2);                   /* the rest applies */
+  char msg[512] = "";
+  assert_true(pread(fd, msg, sizeof msg - 1, 0) > 0);
+  close(fd);
+  unlink(said);
+  assert_non_null(strstr(msg, ":2: reconv: unknown value 'multipath' (one of: ipdom mpipdom"));
+  assert_non_null(strstr(msg, "keeping mpipdom"));
+  unlink(path);
+}
+
 /* Printing a configuration and loading the output gives it back. */
 static void test_print_round_trip(void **state) {
   (void)state;
@@ -202,6 +248,7 @@ static void test_print_round_trip(void **state) {
   assert_int_equal(sg_config_load(&a, "vortex", err, sizeof err), SG_OK);
   a.stack_per_lane = 4096;
   a.global_mem_size = 123ull << 20;
+  a.reconv = SG_RECONV_MPIPDOM;
   char *text = printed(&a);
   assert_non_null(strstr(text, "warp_size=4\n"));
   assert_non_null(strstr(text, "stack_per_lane=4096\n"));
@@ -231,6 +278,7 @@ int main(void) {
       cmocka_unit_test(test_missing_file_and_unknown_preset),
       cmocka_unit_test(test_from_env),
       cmocka_unit_test(test_print_round_trip),
+      cmocka_unit_test(test_choice_keys),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -150,11 +150,24 @@ struct machine {
   enum sg_reconv_policy reconv;
 };
 
+/* The reconvergence policy the tests run under: SG_TEST_RECONV names one
+ * ("ipdom", the default, or "mpipdom"), so ctest runs them under each. */
+static inline enum sg_reconv_policy test_policy(void) {
+  const char *name = getenv("SG_TEST_RECONV");
+  for (int p = 0; name && p < SG_RECONV_NUM_POLICIES; p++)
+    if (!strcmp(name, sg_reconv_policy_name((enum sg_reconv_policy)p)))
+      return (enum sg_reconv_policy)p;
+  if (name)
+    abort(); /* a typo would silently test the default */
+  return SG_RECONV_IPDOM;
+}
+
 /* A machine whose data buffer is at a0 (= sg.params) for every thread. */
 static inline struct machine *machine_new(unsigned nthreads, unsigned warp_size) {
   struct machine *m = calloc(1, sizeof(*m));
   if (!m)
     abort();
+  m->reconv = test_policy();
   /* regions[0] is the code, filled in by machine_run */
   m->regions[1] = (struct sg_region){RO_BASE, sizeof(m->ro), m->ro, SG_PERM_R, "constants",
                                      SG_SPACE_CONSTANT};

@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests of sim/'s consumer interface (DESIGN.md section 4, "one instruction
+ * record, many consumers"): the record of each warp instruction (PC, mask,
+ * unit, per-lane addresses, branch outcome, barrier), the core's events,
+ * that the fast and the observed loop compute the same, the statistics of
+ * both reconvergence policies on seed 002's dual-path kernel, and the text
+ * and JSON traces. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <cmocka.h>
+
+#include "sg_test_prog.h"
+
+/* Keeps every record and event. */
+#define MAXREC 4096
+struct recorder {
+  struct sg_hook hook;
+  struct sg_insn_record rec[MAXREC];
+  struct sg_uop uop[MAXREC]; /* the record's uop points into the code */
+  unsigned nrec;
+  struct sg_event ev[MAXREC];
+  unsigned nev;
+};
+static void on_insn(struct sg_hook *self, const struct sg_insn_record *r) {
+  struct recorder *h = (struct recorder *)self;
+  assert_true(h->nrec < MAXREC);
+  h->uop[h->nrec] = *r->uop;
+  h->rec[h->nrec++] = *r;
+}
+static void on_event(struct sg_hook *self, const struct sg_event *e) {
+  struct recorder *h = (struct recorder *)self;
+  assert_true(h->nev < MAXREC);
+  h->ev[h->nev++] = *e;
+}
+static struct recorder recorder; /* large: keep off the stack */
+
+/* Runs p on m with the recorder and the statistics attached (or nothing,
+ * with observed false), under policy. */
+static enum sg_status run_observed(struct machine *m, struct prog *p, unsigned ws,
+                                   enum sg_reconv_policy policy, bool observed) {
+  struct sg_sim_config cfg = {.warp_size = ws, .reconv = policy};
+  struct sg_core *core;
+  struct sg_code *code;
+  prog_finish(p);
+  m->regions[0] = (struct sg_region){CODE_BASE, 4 * p->n, (uint8_t *)p->w,
+                                     SG_PERM_R | SG_PERM_X, "code", SG_SPACE_CONSTANT};
+  assert_int_equal(sg_code_create(p->w, p->n, CODE_BASE, p->rc, p->nrc, &code), SG_OK);
+  assert_int_equal(sg_core_create(&cfg, 0, &core), SG_OK);
+  struct sg_stats_hook stats;
+  sg_stats_hook_init(&stats, ws);
+  recorder.hook = (struct sg_hook){on_insn, on_event};
+  recorder.nrec = recorder.nev = 0;
+  struct sg_hook *hooks[] = {&recorder.hook, &stats.hook};
+  if (observed)
+    sg_core_set_hooks(core, hooks, 2);
+  enum sg_status s = sg_core_run_cta(core, code, &m->cta, &m->map, &m->findings, &m->fault);
+  m->stats = stats.stats;
+  sg_core_destroy(core);
+  sg_code_destroy(code);
+  return s;
+}
+
+static unsigned count_events(enum sg_event_kind kind) {
+  unsigned n = 0;
+  for (unsigned i = 0; i < recorder.nev; i++)
+    n += recorder.ev[i].kind == kind;
+  return n;
+}
+
+/* out[t] = t; if (t & 1) out[t] += 100; barrier; exit (8 threads, warps of
+ * 4): the records follow the program word by word. */
+static void build_small(struct prog *p) {
+  unsigned join = label(p);
+  emit(p, CSRR(S0, SG_CSR_TIDLIN)); /* 0 */
+  emit(p, SLLI(T0, S0, 2));         /* 1 */
+  emit(p, ADD(S1, A0, T0));         /* 2 */
+  emit(p, SW(S0, 0, S1));           /* 3 */
+  emit(p, ANDI(T1, S0, 1));         /* 4 */
+  br(p, F_BEQ, T1, ZERO, join, (int)join); /* 5 */
+  emit(p, ADDI(T2, S0, 100));       /* 6 */
+  emit(p, SW(T2, 0, S1));           /* 7 */
+  bind(p, join);
+  emit(p, SG_BARRIER(ZERO));        /* 8 */
+  emit(p, SG_EXIT);                 /* 9 */
+}
+
+static void test_records(void **state) {
+  (void)state;
+  struct machine *m = machine_new(8, 4);
+  struct prog p;
+  prog_init(&p);
+  build_small(&p);
+  assert_int_equal(run_observed(m, &p, 4, SG_RECONV_IPDOM, true), SG_OK);
+  /* Per warp: words 0-5, 6-7 for the odd lanes, 8, 9 = 10 instructions. */
+  assert_int_equal(recorder.nrec, 2 * 10);
+  assert_int_equal(m->stats.warp_insns, 20);
+  assert_int_equal(m->stats.thread_insns, 2 * (4 * 8 + 2 * 2));
+  assert_int_equal(m->stats.stores, 2 * 2);
+  assert_int_equal(m->stats.branches, 2);
+  assert_int_equal(m->stats.divergent_branches, 2);
+  unsigned stores = 0;
+  for (unsigned i = 0; i < recorder.nrec; i++) {
+    const struct sg_insn_record *r = &recorder.rec[i];
+    uint64_t word = (r->pc - CODE_BASE) / 4;
+    assert_int_equal(r->cta, 0);
+    assert_true(r->warp < 2);
+    assert_int_equal(recorder.uop[i].raw, p.w[word]);
+    assert_int_equal(r->unit, sg_op_unit(recorder.uop[i].op));
+    assert_int_equal(r->mask, word == 6 || word == 7 ? 0xa : 0xf);
+    if (recorder.uop[i].op == SG_OP_SW) {
+      stores++;
+      assert_int_equal(r->mem, SG_MEM_STORE);
+      assert_int_equal(r->space, SG_SPACE_GLOBAL);
+      assert_int_equal(r->size, 4);
+      for (uint64_t mk = r->mask; mk; mk &= mk - 1) {
+        unsigned l = (unsigned)__builtin_ctzll(mk);
+        assert_int_equal(r->addr[l], DATA_BASE + 4 * (r->warp * 4 + l));
+      }
+    } else {
+      assert_int_equal(r->mem, SG_MEM_NONE);
+    }
+    if (word == 5) { /* beq t1, zero: the even lanes take it */
+      assert_int_equal(r->taken, 0x5);
+      assert_int_equal(r->reconv_pc, CODE_BASE + 8 * 4);
+    }
+    if (word == 8)
+      assert_int_equal(r->barrier, 0);
+  }
+  assert_int_equal(stores, 4);
+  /* Time counts the CTA's warp instructions. */
+  for (unsigned i = 0; i < recorder.nrec; i++)
+    assert_int_equal(recorder.rec[i].time, i);
+  assert_int_equal(count_events(SG_EV_CTA_START), 1);
+  assert_int_equal(count_events(SG_EV_CTA_END), 1);
+  assert_int_equal(count_events(SG_EV_BARRIER_WAIT), 2);
+  assert_int_equal(count_events(SG_EV_BARRIER_RELEASE), 1);
+  assert_int_equal(count_events(SG_EV_WARP_END), 2);
+  assert_int_equal(count_events(SG_EV_PATHS), 2);
+  assert_int_equal(count_events(SG_EV_RECONVERGE), 2); /* the odd lanes, at word 8 */
+  assert_int_equal(recorder.ev[0].kind, SG_EV_CTA_START);
+  assert_int_equal(recorder.ev[0].arg, 2);
+  assert_int_equal(recorder.ev[recorder.nev - 1].kind, SG_EV_CTA_END);
+  machine_free(m);
+}
+
+/* The fast loop (nothing attached) and the observed one compute the same. */
+static void test_fast_equals_observed(void **state) {
+  (void)state;
+  for (int policy = 0; policy < SG_RECONV_NUM_POLICIES; policy++) {
+    struct machine *a = machine_new(8, 4), *b = machine_new(8, 4);
+    struct prog p, q;
+    prog_init(&p);
+    build_small(&p);
+    q = p;
+    assert_int_equal(run_observed(a, &p, 4, (enum sg_reconv_policy)policy, false), SG_OK);
+    assert_int_equal(run_observed(b, &q, 4, (enum sg_reconv_policy)policy, true), SG_OK);
+    assert_memory_equal(a->data, b->data, sizeof a->data);
+    assert_int_equal(a->stats.warp_insns, 0); /* nothing counted without consumers */
+    machine_free(a);
+    machine_free(b);
+  }
+}
+
+/* Seed 002's dual-path kernel on one warp of 4:
+ *   if (t % 2 == 0) out[t] = in + 1000;   (the seed adds 10000: too big for addi)
+ *   else { out[t] = in + 100; out[t] += 100; out[t] += 100; out[t] += 100; }
+ *   out[t] += 1;
+ * Both policies split the warp into two paths that rejoin at the last
+ * statement; multi-path IPDOM keeps them as two warp splits with one
+ * reconvergence table entry, IPDOM as two stack entries over a join entry. */
+static void build_dualpath(struct prog *p) {
+  unsigned odd = label(p), join = label(p);
+  emit(p, CSRR(S0, SG_CSR_TIDLIN));
+  emit(p, SLLI(T0, S0, 2));
+  emit(p, ADD(S1, A0, T0));
+  emit(p, LW(A1, 0, S1));
+  emit(p, ANDI(T1, S0, 1));
+  br(p, F_BNE, T1, ZERO, odd, (int)join);
+  emit(p, LI(T2, 1000));
+  emit(p, ADD(A2, A1, T2));
+  emit(p, SW(A2, 0, S1));
+  jmp(p, ZERO, join);
+  bind(p, odd);
+  emit(p, ADDI(A2, A1, 100));
+  emit(p, SW(A2, 0, S1));
+  for (int i = 0; i < 3; i++) {
+    emit(p, LW(A2, 0, S1));
+    emit(p, ADDI(A2, A2, 100));
+    emit(p, SW(A2, 0, S1));
+  }
+  bind(p, join);
+  emit(p, LW(A2, 0, S1));
+  emit(p, ADDI(A2, A2, 1));
+  emit(p, SW(A2, 0, S1));
+  emit(p, SG_EXIT);
+}
+
+static void test_dualpath_policies(void **state) {
+  (void)state;
+  for (int policy = 0; policy < SG_RECONV_NUM_POLICIES; policy++) {
+    struct machine *m = machine_new(4, 4);
+    for (unsigned t = 0; t < 4; t++)
+      memcpy(m->data + 4 * t, &(uint32_t){7 * t}, 4);
+    struct prog p;
+    prog_init(&p);
+    build_dualpath(&p);
+    assert_int_equal(run_observed(m, &p, 4, (enum sg_reconv_policy)policy, true), SG_OK);
+    for (unsigned t = 0; t < 4; t++)
+      assert_int_equal(data32(m, t), 7 * t + (t % 2 == 0 ? 1000 : 400) + 1);
+    /* 6 + (3 even) + (11 odd) + 4 warp instructions, whatever the policy. */
+    assert_int_equal(m->stats.warp_insns, 6 + 4 + 11 + 4);
+    assert_int_equal(m->stats.divergent_branches, 1);
+    assert_int_equal(m->stats.paths_created, 2);
+    assert_int_equal(m->stats.reconvergences, 2);
+    assert_int_equal(m->stats.max_paths, 2);
+    assert_int_equal(m->stats.max_reconv_entries, 1);
+    assert_int_equal(m->stats.path_switches, 0);
+    machine_free(m);
+  }
+}
+
+/* Lanes 0-2 return early, the others go on to a barrier and take the
+ * branch, so they run first: the warp sets them aside at the barrier for the
+ * early return (a path switch, under either policy), then arrives. */
+static void test_switch_at_barrier(void **state) {
+  (void)state;
+  for (int policy = 0; policy < SG_RECONV_NUM_POLICIES; policy++) {
+    struct machine *m = machine_new(4, 4);
+    struct prog p;
+    prog_init(&p);
+    unsigned bar = label(&p);
+    emit(&p, CSRR(S0, SG_CSR_TIDLIN));
+    emit(&p, SLTI(T0, S0, 3));
+    br(&p, F_BEQ, T0, ZERO, bar, -1);
+    emit(&p, SG_EXIT);
+    bind(&p, bar);
+    emit(&p, SG_BARRIER(ZERO));
+    emit(&p, SG_EXIT);
+    assert_int_equal(run_observed(m, &p, 4, (enum sg_reconv_policy)policy, true), SG_OK);
+    assert_int_equal(m->stats.path_switches, 1);
+    assert_int_equal(m->stats.barriers, 1);
+    assert_int_equal(count_events(SG_EV_PATH_SWITCH), 1);
+    machine_free(m);
+  }
+}
+
+/* The names of the policies' ops are the names configuration uses. */
+static void test_policy_names(void **state) {
+  (void)state;
+#define X(e, n) assert_string_equal(sg_reconv_policy_name(SG_RECONV_##e), #n);
+  SG_RECONV_POLICIES(X)
+#undef X
+  assert_null(sg_reconv_policy_name(SG_RECONV_NUM_POLICIES));
+  struct sg_sim_config bad = {.warp_size = 4, .reconv = SG_RECONV_NUM_POLICIES};
+  struct sg_core *core;
+  assert_int_equal(sg_core_create(&bad, 0, &core), SG_EINVAL);
+}
+
+/* Traces: one text line per instruction and event in CTA order, and JSON
+ * spans; a limit drops whole CTAs and says so. */
+static void test_traces(void **state) {
+  (void)state;
+  struct machine *m = machine_new(8, 4);
+  struct prog p;
+  prog_init(&p);
+  build_small(&p);
+  prog_finish(&p);
+  m->regions[0] = (struct sg_region){CODE_BASE, 4 * p.n, (uint8_t *)p.w,
+                                     SG_PERM_R | SG_PERM_X, "code", SG_SPACE_CONSTANT};
+  struct sg_code *code;
+  struct sg_core *core;
+  struct sg_trace *trace;
+  struct sg_sim_config cfg = {.warp_size = 4, .reconv = test_policy()};
+  assert_int_equal(sg_code_create(p.w, p.n, CODE_BASE, p.rc, p.nrc, &code), SG_OK);
+  assert_int_equal(sg_core_create(&cfg, 0, &core), SG_OK);
+  assert_int_equal(sg_trace_create(code, 1 << 20, &trace), SG_OK);
+  struct sg_hook *hooks[] = {sg_trace_hook(trace)};
+  sg_core_set_hooks(core, hooks, 1);
+  assert_int_equal(sg_core_run_cta(core, code, &m->cta, &m->map, &m->findings, &m->fault),
+                   SG_OK);
+  char *text = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&text, &len);
+  bool first = true, cut = true;
+  uint64_t base = 0;
+  uint64_t n = sg_trace_write(&trace, 1, "k", SG_TRACE_TEXT, 1, 1 << 20, &first, &base, out,
+                              &cut);
+  fclose(out);
+  assert_int_equal(n, len);
+  assert_false(cut);
+  unsigned lines = 0, insns = 0;
+  for (char *s = text; (s = strchr(s, '\n')); s++)
+    lines++;
+  for (char *s = text; (s = strstr(s, " mask 0x")); s++)
+    insns++;
+  assert_int_equal(insns, 20);
+  /* header + 20 instructions + 2 diverge + 2 reconverge + 2 waits + release + 2 done */
+  assert_int_equal(lines, 1 + 20 + 2 + 2 + 2 + 1 + 2);
+  assert_non_null(strstr(text, "       0 cta 0 warp 0 pc 0x00010000 mask 0x000000000000000f  "
+                               "csrr s0, sg.tidlin\n"));
+  assert_non_null(strstr(text, "sg.barrier zero"));
+  free(text);
+
+  /* JSON: events separated by commas, spans for runs and the barrier. */
+  out = open_memstream(&text, &len);
+  first = true;
+  n = sg_trace_write(&trace, 1, "k", SG_TRACE_JSON, 1, 1 << 20, &first, &base, out, &cut);
+  fclose(out);
+  assert_false(first);
+  assert_int_equal(text[0], '\n');
+  assert_non_null(strstr(text, "{\"name\":\"k cta 0\",\"ph\":\"X\",\"pid\":0,\"tid\":0,\"ts\":0,"
+                               "\"dur\":20}"));
+  assert_non_null(strstr(text, "\"name\":\"barrier\""));
+  assert_non_null(strstr(text, "\"name\":\"diverge\""));
+  assert_non_null(strstr(text, "\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":2"));
+  assert_int_equal(base, 20);
+  free(text);
+
+  /* Room for nothing: the CTA does not fit, nothing is written. */
+  out = open_memstream(&text, &len);
+  first = true;
+  n = sg_trace_write(&trace, 1, "k", SG_TRACE_TEXT, 1, 10, &first, &base, out, &cut);
+  fclose(out);
+  assert_int_equal(n, 0);
+  assert_int_equal(len, 0);
+  assert_true(cut);
+  assert_true(first);
+  free(text);
+  sg_trace_destroy(trace);
+
+  /* A consumer whose limit is too small for the CTA keeps no part of it. */
+  assert_int_equal(sg_trace_create(code, 64, &trace), SG_OK);
+  hooks[0] = sg_trace_hook(trace);
+  assert_int_equal(sg_core_run_cta(core, code, &m->cta, &m->map, &m->findings, &m->fault),
+                   SG_OK);
+  out = open_memstream(&text, &len);
+  n = sg_trace_write(&trace, 1, "k", SG_TRACE_TEXT, 1, 1 << 20, &first, &base, out, &cut);
+  fclose(out);
+  assert_int_equal(n, 0);
+  assert_true(cut);
+  free(text);
+  sg_trace_destroy(trace);
+  sg_core_destroy(core);
+  sg_code_destroy(code);
+  machine_free(m);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_records),          cmocka_unit_test(test_fast_equals_observed),
+      cmocka_unit_test(test_dualpath_policies), cmocka_unit_test(test_switch_at_barrier),
+      cmocka_unit_test(test_policy_names),     cmocka_unit_test(test_traces),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
