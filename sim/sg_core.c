@@ -68,8 +68,8 @@ void sg_core_set_hooks(struct sg_core *c, struct sg_hook *const *hooks, uint32_t
   c->nhooks = count;
 }
 
-void sg_core_emit(struct sg_core *c, const struct sg_warp *w, struct sg_event e) {
-  const struct sg_cta_slot *cs = &c->cta;
+void sg_core_emit(struct sg_core *c, const struct sg_cta_slot *cs, const struct sg_warp *w,
+                  struct sg_event e) {
   e.cta = cs->index;
   e.core = cs->desc->core_id;
   e.warp = w ? w->id : UINT32_MAX;
@@ -242,7 +242,7 @@ static bool barrier_release(struct sg_core *c, struct sg_cta_slot *cs) {
   }
   cs->at_barrier = 0;
   if (c->nhooks)
-    sg_core_emit(c, NULL,
+    sg_core_emit(c, cs, NULL,
                  (struct sg_event){.kind = SG_EV_BARRIER_RELEASE, .time = cs->insns,
                                    .pc = lead->barrier_pc, .arg = cs->slot});
   return true;
@@ -254,12 +254,12 @@ static void warp_stopped(struct sg_core *c, struct sg_cta_slot *cs, struct sg_wa
   if (w->state == SG_WARP_BARRIER) {
     cs->at_barrier++;
     if (c->nhooks)
-      sg_core_emit(c, w, (struct sg_event){.kind = SG_EV_BARRIER_WAIT, .time = cs->insns,
+      sg_core_emit(c, cs, w, (struct sg_event){.kind = SG_EV_BARRIER_WAIT, .time = cs->insns,
                                            .pc = w->barrier_pc, .arg = cs->slot});
   } else if (w->state == SG_WARP_DONE) {
     cs->running--;
     if (c->nhooks)
-      sg_core_emit(c, w, (struct sg_event){.kind = SG_EV_WARP_END, .time = cs->insns});
+      sg_core_emit(c, cs, w, (struct sg_event){.kind = SG_EV_WARP_END, .time = cs->insns});
   }
 }
 
@@ -319,7 +319,7 @@ enum sg_status sg_core_run_cta(struct sg_core *c, const struct sg_code *code,
     cs->running += c->warps[i]->state != SG_WARP_DONE;
   }
   if (c->nhooks)
-    sg_core_emit(c, NULL, (struct sg_event){.kind = SG_EV_CTA_START, .arg = cta->num_warps});
+    sg_core_emit(c, cs, NULL, (struct sg_event){.kind = SG_EV_CTA_START, .arg = cta->num_warps});
   /* The FP semantics assume the default environment; the host's is kept. */
   fenv_t host_env;
   feholdexcept(&host_env);
@@ -327,6 +327,6 @@ enum sg_status sg_core_run_cta(struct sg_core *c, const struct sg_code *code,
   s = run(c, cs);
   fesetenv(&host_env);
   if (c->nhooks)
-    sg_core_emit(c, NULL, (struct sg_event){.kind = SG_EV_CTA_END, .time = cs->insns});
+    sg_core_emit(c, cs, NULL, (struct sg_event){.kind = SG_EV_CTA_END, .time = cs->insns});
   return s;
 }

@@ -155,9 +155,10 @@ struct sg_core {
  * (READY when the budget ran out). */
 enum sg_warp_state sg_warp_run(struct sg_core *c, struct sg_warp *w, uint64_t budget);
 
-/* Hands an event to the consumers, with the CTA's and w's ids (w NULL:
+/* Hands an event of CTA cs to the consumers, with its ids and w's (w NULL:
  * CTA-wide). */
-void sg_core_emit(struct sg_core *c, const struct sg_warp *w, struct sg_event e);
+void sg_core_emit(struct sg_core *c, const struct sg_cta_slot *cs, const struct sg_warp *w,
+                  struct sg_event e);
 
 /* Fills c->fault for warp w at pc (lane-specific when lane < warp size;
  * else the first active lane). */
