@@ -176,6 +176,22 @@ bool sg_core_report(struct sg_core *c, const struct sg_warp *w, enum sg_fault_ki
   return go_on;
 }
 
+bool sg_core_finding(struct sg_core *c, uint32_t warp, unsigned lane, uint64_t pc,
+                     enum sg_fault_kind kind, uint64_t addr, uint32_t size, const char *fmt, ...) {
+  const struct sg_cta_slot *cs = &c->cta;
+  if (c->stopped || warp >= cs->num_warps)
+    return !c->stopped;
+  char what[sizeof c->fault->what];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  bool go_on = sg_core_report(c, c->warps[cs->first_warp + warp], kind, pc, lane, addr, size,
+                              "%s", what);
+  c->stopped = !go_on;
+  return go_on;
+}
+
 static bool cta_valid(const struct sg_core *c, const struct sg_cta_desc *d) {
   uint64_t ws = c->cfg.warp_size;
   return d->ntid[0] && d->ntid[1] && d->ntid[2] && d->num_warps &&
@@ -268,7 +284,7 @@ static void warp_stopped(struct sg_core *c, struct sg_cta_slot *cs, struct sg_wa
 static enum sg_status run(struct sg_core *c, struct sg_cta_slot *cs) {
   uint64_t limit = c->cfg.watchdog_insns ? c->cfg.watchdog_insns : UINT64_MAX;
   while (cs->running > 0) {
-    if (cs->at_barrier == cs->running && !barrier_release(c, cs))
+    if (cs->at_barrier == cs->running && (!barrier_release(c, cs) || c->stopped))
       return SG_EFAULT;
     for (uint32_t i = 0; i < cs->num_warps; i++) {
       struct sg_warp *w = cta_warp(c, cs, i);
@@ -288,6 +304,8 @@ static enum sg_status run(struct sg_core *c, struct sg_cta_slot *cs) {
       if (w->state == SG_WARP_FAULT)
         return SG_EFAULT;
       warp_stopped(c, cs, w);
+      if (c->stopped)
+        return SG_EFAULT;
     }
   }
   return SG_OK;
@@ -303,6 +321,7 @@ enum sg_status sg_core_run_cta(struct sg_core *c, const struct sg_code *code,
   if (s != SG_OK)
     return s;
   memset(fault, 0, sizeof(*fault));
+  c->stopped = false;
   c->code = code;
   c->fault = fault;
   c->findings = findings;
@@ -328,5 +347,5 @@ enum sg_status sg_core_run_cta(struct sg_core *c, const struct sg_code *code,
   fesetenv(&host_env);
   if (c->nhooks)
     sg_core_emit(c, cs, NULL, (struct sg_event){.kind = SG_EV_CTA_END, .time = cs->insns});
-  return s;
+  return c->stopped ? SG_EFAULT : s;
 }

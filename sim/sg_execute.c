@@ -296,7 +296,7 @@ static double sfu64(unsigned fn, double a, double b) {
 /* The observed build hands the finished instruction's record to the
  * consumers; memory instructions note their lanes' addresses first (rd may
  * be the base register). */
-#define EMIT() do { if (observed) emit_insn(c); } while (0)
+#define EMIT() do { if (observed && !emit_insn(c)) FAULT(); } while (0)
 #define NOTE_MEM(kind, bytes) do { if (observed) note_mem(c, w, x1, imm, mask, kind, bytes); } while (0)
 
 #define X1 x1[l]
@@ -478,10 +478,12 @@ static void note_mem(struct sg_core *c, struct sg_warp *w, const uint64_t *base,
   r->space = covers(reg, lo, 1) ? reg->space : SG_SPACE_NONE;
 }
 
-static void emit_insn(struct sg_core *c) {
+/* False when a consumer's finding ended the CTA. */
+static bool emit_insn(struct sg_core *c) {
   for (uint32_t i = 0; i < c->nhooks; i++)
     if (c->hooks[i]->insn)
       c->hooks[i]->insn(c->hooks[i], &c->rec);
+  return !c->stopped;
 }
 
 /* Hands what the policy logged to the consumers, at the CTA's time. */

@@ -377,6 +377,17 @@ void sg_core_destroy(struct sg_core *core);
  * outlive the runs. */
 void sg_core_set_hooks(struct sg_core *core, struct sg_hook *const *hooks, uint32_t count);
 
+/* A consumer's finding about the CTA the core is running (warp and lane
+ * of that CTA, pc of the instruction or event it concerns), under the
+ * diagnostics rule (sg_fault.def) like the core's own: a survivable one is
+ * counted at its site with its first work-item and true is returned; a
+ * fatal one, or any one under strict checking, fills the CTA's fault and
+ * returns false, and the core stops the CTA after the current instruction
+ * (sg_core_run_cta then returns SG_EFAULT). Call it from a hook. */
+bool sg_core_finding(struct sg_core *core, uint32_t warp, unsigned lane, uint64_t pc,
+                     enum sg_fault_kind kind, uint64_t addr, uint32_t size, const char *fmt, ...)
+    __attribute__((format(printf, 8, 9)));
+
 /* Runs one CTA to completion on the core (functional mode). Findings a GPU
  * survives go to *findings (the lanes go on: loads read zero, stores are
  * dropped); a fatal one, or any one when findings is NULL or the config is

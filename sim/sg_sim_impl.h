@@ -149,6 +149,7 @@ struct sg_core {
   struct sg_hook *const *hooks; /* consumers: the observed loop calls them */
   uint32_t nhooks;
   struct sg_insn_record rec;    /* the observed loop's record */
+  bool stopped;                 /* a consumer's finding ends the CTA (c->fault filled) */
 };
 
 /* Runs warp w for at most budget instructions; returns its new state

@@ -247,6 +247,67 @@ static void test_switch_at_barrier(void **state) {
   }
 }
 
+/* A consumer reports a finding at every store through sg_core_finding:
+ * counted per site like the core's own, or, under strict checking, the end
+ * of the CTA after that instruction. */
+struct reporter {
+  struct sg_hook hook;
+  struct sg_core *core;
+};
+static void report_stores(struct sg_hook *self, const struct sg_insn_record *r) {
+  struct reporter *h = (struct reporter *)self;
+  if (r->mem == SG_MEM_STORE)
+    sg_core_finding(h->core, r->warp, (unsigned)__builtin_ctzll(r->mask), r->pc,
+                    SG_FAULT_UNMAPPED, r->addr[__builtin_ctzll(r->mask)], r->size,
+                    "a store the consumer did not like");
+}
+
+static void test_consumer_findings(void **state) {
+  (void)state;
+  for (int strict = 0; strict < 2; strict++) {
+    struct machine *m = machine_new(8, 4);
+    struct prog p;
+    prog_init(&p);
+    build_small(&p);
+    prog_finish(&p);
+    m->regions[0] = (struct sg_region){CODE_BASE, 4 * p.n, (uint8_t *)p.w,
+                                       SG_PERM_R | SG_PERM_X, "code", SG_SPACE_CONSTANT};
+    struct sg_code *code;
+    struct sg_sim_config cfg = {.warp_size = 4, .reconv = test_policy(), .strict = strict};
+    struct reporter rep = {.hook = {report_stores, NULL}};
+    struct sg_hook *hooks[] = {&rep.hook};
+    assert_int_equal(sg_code_create(p.w, p.n, CODE_BASE, p.rc, p.nrc, &code), SG_OK);
+    assert_int_equal(sg_core_create(&cfg, 0, &rep.core), SG_OK);
+    sg_core_set_hooks(rep.core, hooks, 1);
+    enum sg_status st =
+        sg_core_run_cta(rep.core, code, &m->cta, &m->map, &m->findings, &m->fault);
+    if (strict) {
+      /* The first store (word 3, warp 0) ends the CTA: words 4.. never run. */
+      assert_int_equal(st, SG_EFAULT);
+      assert_int_equal(m->fault.kind, SG_FAULT_UNMAPPED);
+      assert_int_equal(m->fault.pc, CODE_BASE + 3 * 4);
+      assert_int_equal(m->fault.warp, 0);
+      assert_string_equal(m->fault.what, "a store the consumer did not like");
+      assert_int_equal(data32(m, 1), 1); /* the store itself happened */
+      assert_int_equal(data32(m, 5), 0); /* warp 1 never ran */
+    } else {
+      /* Two sites (words 3 and 7), each with its first work-item. */
+      assert_int_equal(st, SG_OK);
+      assert_int_equal(m->findings.count, 2);
+      uint64_t count = 0;
+      for (uint32_t i = 0; i < m->findings.count; i++) {
+        count += m->findings.site[i].count;
+        assert_int_equal(m->findings.site[i].first.warp, 0);
+      }
+      assert_int_equal(count, 2 + 2); /* each warp's two stores */
+      assert_int_equal(data32(m, 5), 105);
+    }
+    sg_core_destroy(rep.core);
+    sg_code_destroy(code);
+    machine_free(m);
+  }
+}
+
 /* The names of the policies' ops are the names configuration uses. */
 static void test_policy_names(void **state) {
   (void)state;
@@ -353,6 +414,7 @@ int main(void) {
       cmocka_unit_test(test_records),          cmocka_unit_test(test_fast_equals_observed),
       cmocka_unit_test(test_dualpath_policies), cmocka_unit_test(test_switch_at_barrier),
       cmocka_unit_test(test_policy_names),     cmocka_unit_test(test_traces),
+      cmocka_unit_test(test_consumer_findings),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
