@@ -83,7 +83,7 @@ struct sg_device {
 static uint32_t host_thread_count(const struct sg_config *cfg) {
   if (cfg->host_threads)
     return cfg->host_threads;
-  const char *env = getenv("SOFTGPU_THREADS");
+  const char *env = sg_env_get(SG_ENV_THREADS);
   if (env && *env) {
     char *end;
     unsigned long n = strtoul(env, &end, 10);
@@ -100,7 +100,7 @@ static uint32_t host_thread_count(const struct sg_config *cfg) {
  * end the launch. An unknown word is named on stderr and ignored, so a typo
  * cannot silently turn checking off. */
 static bool check_strict(void) {
-  const char *env = getenv("SOFTGPU_CHECK");
+  const char *env = sg_env_get(SG_ENV_CHECK);
   bool strict = false;
   while (env && *env) {
     size_t n = strcspn(env, ",");

@@ -31,6 +31,52 @@ void sg_config_help(FILE *out); /* every key with its help and default, the pres
 void sg_config_print_json(const struct sg_config *cfg, FILE *out);
 uint32_t sg_config_max_work_group_size(const struct sg_config *cfg);
 
+/* Where a key's value came from (softgpu config). */
+struct sg_config_origin {
+  const char *source; /* NULL: the default; else a preset name or the file spec */
+  bool preset;        /* source is a preset (also when a file said preset=NAME) */
+  unsigned line;      /* files: the line that set the key */
+};
+/* sg_config_load that also says where each key's value came from: origins
+ * has sg_config_num_keys() entries, in sg_config.def order; its strings live
+ * as long as spec and the library. */
+enum sg_status sg_config_load_origins(struct sg_config *cfg, const char *spec,
+                                      struct sg_config_origin *origins, char *err, size_t errlen);
+
+/* The keys and presets, for tools (softgpu config, generated docs). */
+struct sg_config_key_info {
+  const char *name, *type, *help; /* type: the C type of sg_config.def, or "choice" */
+  const char *choices;            /* a choice key's names, "ipdom mpipdom ", else NULL */
+};
+unsigned sg_config_num_keys(void);
+struct sg_config_key_info sg_config_key(unsigned i); /* i < sg_config_num_keys() */
+/* The value of key i in cfg (NULL: its default) as configuration text. */
+void sg_config_key_value(const struct sg_config *cfg, unsigned i, char *buf, size_t len);
+struct sg_config_preset_info {
+  const char *name, *description; /* description: one line */
+};
+unsigned sg_config_num_presets(void);
+struct sg_config_preset_info sg_config_preset(unsigned i); /* i < sg_config_num_presets() */
+
+/* ---- Environment (sg_env.def: SG_ENV(NAME, "option", "ARG", kind, "help")) */
+
+/* What a variable's value is, so tools can check it before setting it. */
+enum sg_env_kind {
+  SG_ENV_KIND_CONFIG, /* a configuration spec, as sg_config_load takes */
+  SG_ENV_KIND_COUNT,  /* a number 1..1024 */
+  SG_ENV_KIND_TEXT,   /* anything: the library explains what it ignores */
+  SG_ENV_KIND_FLAG    /* set ("1") or not */
+};
+enum sg_env_var {
+#define SG_ENV(name, option, arg, kind, help) SG_ENV_##name,
+#include "sg_env.def"
+#undef SG_ENV
+  SG_ENV_NUM
+};
+/* getenv of SOFTGPU_<NAME>: every variable the library reads goes through
+ * here, so sg_env.def is the whole list. */
+const char *sg_env_get(enum sg_env_var var);
+
 /* ---- ND-range -> grid / CTAs ------------------------------------------ */
 
 struct sg_ndrange {
