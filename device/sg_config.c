@@ -55,7 +55,7 @@ struct preset {
 };
 
 static const struct preset presets[] = {
-    {"default", "a small modern GPU: the sg_config.def defaults", ""},
+    {"default", "a small modern GPU: every key at its default", ""},
     /* MVPGPU-SIM (seed 000): one SP runs one CTA of 64 threads. */
     {"mvpgpu", "MVPGPU-SIM: 1 core of 16 warps x 4 lanes, 64-thread work-groups",
      "cores=1\nwarps_per_core=16\nwarp_size=4\n"},
