@@ -25,9 +25,21 @@ fail() {
   echo "FAIL: $what"
   echo "  $*"
   echo "  --- stdout:"
-  sed 's/^/  | /' out 2>/dev/null | head -40
+  show out
   echo "  --- stderr:"
-  sed 's/^/  | /' err 2>/dev/null | head -40
+  show err
+}
+
+# show FILE: its first 20 and last 40 lines.
+show() {
+  [ -f "$1" ] || return 0
+  if [ "$(wc -l <"$1")" -le 60 ]; then
+    sed 's/^/  | /' "$1"
+  else
+    head -20 "$1" | sed 's/^/  | /'
+    echo "  | ..."
+    tail -40 "$1" | sed 's/^/  | /'
+  fi
 }
 
 # expect STATUS CMD...: runs CMD and checks its exit status.
