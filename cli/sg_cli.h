@@ -66,6 +66,11 @@ extern const struct sg_cli_command sg_cli_cmd_run, sg_cli_cmd_compile, sg_cli_cm
     sg_cli_cmd_kernel, sg_cli_cmd_config, sg_cli_cmd_presets, sg_cli_cmd_report;
 
 const struct sg_cli_command *sg_cli_find_command(const char *name);
+/* Help text in fmt: `code` in backticks, roff and Markdown escapes. */
+void sg_cli_put_text(FILE *out, enum sg_cli_format fmt, const char *s);
+/* Plain text wrapped at 80 columns, continuing at column col, later lines
+ * indented by indent; ends the line. */
+void sg_cli_put_wrapped(FILE *out, const char *s, int col, int indent);
 /* The help of one command (softgpu CMD --help, the man page). */
 void sg_cli_print_help(const struct sg_cli_command *cmd, FILE *out, enum sg_cli_format fmt);
 /* The whole manual: every command, the environment and the exit statuses. */
@@ -95,6 +100,15 @@ struct sg_cli_parser {
 void sg_cli_parser_init(struct sg_cli_parser *p, const struct sg_cli_command *cmd, int argc,
                         char **argv, bool stop_at_operand);
 int sg_cli_next(struct sg_cli_parser *p, const char **value);
+
+/* The whole command line of a command that takes files and at most the
+ * option -o FILE (*output): up to max operands, in order, into operands[]
+ * (*count of them). The words after "--" are the caller's when rest is not
+ * NULL (*rest is the first one's index), else an error. Returns
+ * SG_CLI_GO_ON, or the status to exit with (SG_EXIT_OK after --help). */
+enum { SG_CLI_GO_ON = -1 };
+int sg_cli_parse_files(const struct sg_cli_command *cmd, int argc, char **argv,
+                       const char **operands, int max, int *count, const char **output, int *rest);
 
 /* ---- SoftGPU alone, with settings (sg_cli_env.c) ------------------------- */
 

@@ -30,22 +30,11 @@ static void origin_text(const struct sg_config_origin *o, char *buf, size_t len)
 }
 
 static int config_main(int argc, char **argv) {
-  struct sg_cli_parser p;
-  sg_cli_parser_init(&p, &sg_cli_cmd_config, argc, argv, false);
-  const char *value, *spec = NULL;
-  int operands = 0;
-  for (int id; (id = sg_cli_next(&p, &value)) != SG_CLI_END;) {
-    if (id == SG_CLI_BAD)
-      return SG_EXIT_USAGE;
-    spec = value; /* options: none but --help, so an operand */
-    operands++;
-  }
-  if (p.help) {
-    sg_cli_print_help(&sg_cli_cmd_config, stdout, SG_CLI_TEXT);
-    return SG_EXIT_OK;
-  }
-  if (operands > 1 || p.next < argc)
-    return sg_cli_error(SG_EXIT_USAGE, "config", "takes one preset or file");
+  const char *spec = NULL;
+  int n_specs,
+      rc = sg_cli_parse_files(&sg_cli_cmd_config, argc, argv, &spec, 1, &n_specs, NULL, NULL);
+  if (rc != SG_CLI_GO_ON)
+    return rc;
   bool from_env = false;
   if (!spec) {
     spec = sg_env_get(SG_ENV_CONFIG);
@@ -82,20 +71,9 @@ static int config_main(int argc, char **argv) {
 }
 
 static int presets_main(int argc, char **argv) {
-  struct sg_cli_parser p;
-  sg_cli_parser_init(&p, &sg_cli_cmd_presets, argc, argv, false);
-  const char *value;
-  for (int id; (id = sg_cli_next(&p, &value)) != SG_CLI_END;) {
-    if (id == SG_CLI_BAD)
-      return SG_EXIT_USAGE;
-    return sg_cli_error(SG_EXIT_USAGE, "presets", "takes no arguments ('%s')", value);
-  }
-  if (p.help) {
-    sg_cli_print_help(&sg_cli_cmd_presets, stdout, SG_CLI_TEXT);
-    return SG_EXIT_OK;
-  }
-  if (p.next < argc)
-    return sg_cli_error(SG_EXIT_USAGE, "presets", "takes no arguments");
+  int count, rc = sg_cli_parse_files(&sg_cli_cmd_presets, argc, argv, NULL, 0, &count, NULL, NULL);
+  if (rc != SG_CLI_GO_ON)
+    return rc;
   sg_cli_print_preset_table(stdout, SG_CLI_TEXT);
   return SG_EXIT_OK;
 }

@@ -139,12 +139,44 @@ int sg_cli_next(struct sg_cli_parser *p, const char **value) {
   return id;
 }
 
+int sg_cli_parse_files(const struct sg_cli_command *cmd, int argc, char **argv,
+                       const char **operands, int max, int *count, const char **output, int *rest) {
+  struct sg_cli_parser p;
+  sg_cli_parser_init(&p, cmd, argc, argv, false);
+  const char *value;
+  *count = 0;
+  for (int id; (id = sg_cli_next(&p, &value)) != SG_CLI_END;) {
+    if (id == SG_CLI_BAD)
+      return SG_EXIT_USAGE;
+    if (id != SG_CLI_ARG) { /* the one option: -o FILE */
+      *output = value;
+      continue;
+    }
+    if (*count == max)
+      return sg_cli_error(SG_EXIT_USAGE, cmd->name,
+                          "unexpected argument '%s' (usage: softgpu %s%s%s)", value, cmd->name,
+                          *cmd->synopsis ? " " : "", cmd->synopsis);
+    operands[(*count)++] = value;
+  }
+  if (p.help) {
+    sg_cli_print_help(cmd, stdout, SG_CLI_TEXT);
+    return SG_EXIT_OK;
+  }
+  if (rest)
+    *rest = p.next;
+  else if (p.next < argc)
+    return sg_cli_error(SG_EXIT_USAGE, cmd->name,
+                        "unexpected argument '%s' (usage: softgpu %s%s%s)", argv[p.next], cmd->name,
+                        *cmd->synopsis ? " " : "", cmd->synopsis);
+  return SG_CLI_GO_ON;
+}
+
 /* ---- Rendering --------------------------------------------------------- */
 
-/* Text of help strings in each format. Backticks quote code. */
-static void put_text(FILE *out, enum sg_cli_format fmt, const char *s) {
+/* n bytes of help text in fmt. Backticks quote code. */
+static void put_text_n(FILE *out, enum sg_cli_format fmt, const char *s, size_t n) {
   bool code = false;
-  for (const char *start = s; *s; s++) {
+  for (const char *start = s, *end = s + n; s < end; s++) {
     bool line_start = s == start || s[-1] == '\n'; /* roff reads "." there as a request */
     if (fmt == SG_CLI_MAN) {
       if (*s == '`') {
@@ -167,9 +199,13 @@ static void put_text(FILE *out, enum sg_cli_format fmt, const char *s) {
   }
 }
 
+void sg_cli_put_text(FILE *out, enum sg_cli_format fmt, const char *s) {
+  put_text_n(out, fmt, s, strlen(s));
+}
+
 /* Words of s wrapped at 80 columns, every line indented by indent (the
  * first line continues at column col). */
-static void put_wrapped(FILE *out, const char *s, int col, int indent) {
+void sg_cli_put_wrapped(FILE *out, const char *s, int col, int indent) {
   while (*s) {
     size_t n = strcspn(s, " \n");
     if (col > indent && col + 1 + (int)n > 80) {
@@ -194,18 +230,16 @@ static void put_wrapped(FILE *out, const char *s, int col, int indent) {
 /* Paragraphs (separated by blank lines). */
 static void put_paragraphs(FILE *out, enum sg_cli_format fmt, const char *s) {
   if (fmt == SG_CLI_TEXT) {
-    put_wrapped(out, s, 0, 0);
+    sg_cli_put_wrapped(out, s, 0, 0);
     return;
   }
   while (*s) {
     const char *end = strstr(s, "\n\n");
     size_t n = end ? (size_t)(end - s) : strlen(s);
-    char *para = strndup(s, n);
     if (fmt == SG_CLI_MAN)
       fputs(".PP\n", out);
-    put_text(out, fmt, para);
+    put_text_n(out, fmt, s, n);
     fputs(fmt == SG_CLI_MAN ? "\n" : "\n\n", out);
-    free(para);
     s += n;
     s += strspn(s, "\n");
   }
@@ -213,11 +247,11 @@ static void put_paragraphs(FILE *out, enum sg_cli_format fmt, const char *s) {
 
 static void put_option(FILE *out, enum sg_cli_format fmt, char short_name, const char *name,
                        const char *arg, const char *help, const char *var) {
-  char head[96];
-  snprintf(head, sizeof head, "%s%c%s--%s%s%s", short_name ? "-" : "",
-           short_name ? short_name : ' ', short_name ? ", " : "", name, arg ? " " : "",
-           arg ? arg : "");
-  const char *h = short_name ? head : head + 1;
+  char h[96];
+  if (short_name)
+    snprintf(h, sizeof h, "-%c, --%s%s%s", short_name, name, arg ? " " : "", arg ? arg : "");
+  else
+    snprintf(h, sizeof h, "--%s%s%s", name, arg ? " " : "", arg ? arg : "");
   if (fmt == SG_CLI_TEXT) {
     fprintf(out, "  %-22s", h);
     int col = 2 + (int)(strlen(h) > 22 ? strlen(h) : 22);
@@ -226,34 +260,37 @@ static void put_option(FILE *out, enum sg_cli_format fmt, char short_name, const
       col = 24;
     }
     char text[1024];
-    snprintf(text, sizeof text, var ? "sets %s: %s" : "%s", var ? var : help, help);
-    put_wrapped(out, text, col, 24);
+    if (var)
+      snprintf(text, sizeof text, "sets %s: %s", var, help);
+    else
+      snprintf(text, sizeof text, "%s", help);
+    sg_cli_put_wrapped(out, text, col, 24);
   } else {
     fputs(".TP\n.B ", out);
-    put_text(out, fmt, h);
+    sg_cli_put_text(out, fmt, h);
     fputc('\n', out);
     if (var) {
       fputs("sets \\fB", out);
-      put_text(out, fmt, var);
+      sg_cli_put_text(out, fmt, var);
       fputs("\\fR: ", out);
     }
-    put_text(out, fmt, help);
+    sg_cli_put_text(out, fmt, help);
     fputc('\n', out);
   }
 }
 
 void sg_cli_print_help(const struct sg_cli_command *cmd, FILE *out, enum sg_cli_format fmt) {
   if (fmt == SG_CLI_TEXT) {
-    fprintf(out, "usage: softgpu %s %s\n\n", cmd->name, cmd->synopsis);
+    fprintf(out, "usage: softgpu %s%s%s\n\n", cmd->name, *cmd->synopsis ? " " : "", cmd->synopsis);
     put_paragraphs(out, fmt, cmd->description);
     fputs("\noptions:\n", out);
   } else {
     fputs(".SS \"softgpu ", out);
-    put_text(out, fmt, cmd->name);
+    sg_cli_put_text(out, fmt, cmd->name);
     fputs("\"\n.B softgpu ", out);
-    put_text(out, fmt, cmd->name);
+    sg_cli_put_text(out, fmt, cmd->name);
     fputs("\n", out);
-    put_text(out, fmt, cmd->synopsis);
+    sg_cli_put_text(out, fmt, cmd->synopsis);
     fputs("\n", out);
     put_paragraphs(out, fmt, cmd->description);
   }
@@ -293,19 +330,19 @@ void sg_cli_print_env_table(FILE *out, enum sg_cli_format fmt) {
     const struct env_opt *e = &env_opts[v];
     if (fmt == SG_CLI_MARKDOWN) {
       fprintf(out, "| `%s` | `--%s%s", e->var, e->name, e->arg ? " " : "");
-      put_text(out, fmt, e->arg ? e->arg : "");
+      sg_cli_put_text(out, fmt, e->arg ? e->arg : "");
       fputs("` | ", out);
-      put_text(out, fmt, e->help);
+      sg_cli_put_text(out, fmt, e->help);
       fputs(" |\n", out);
     } else if (fmt == SG_CLI_MAN) {
       fprintf(out, ".TP\n.B %s\n", e->var);
-      put_text(out, fmt, e->help);
+      sg_cli_put_text(out, fmt, e->help);
       fprintf(out, " (\\fBsoftgpu run \\-\\-%s\\fR)\n", e->name);
     } else {
       fprintf(out, "  %-18s", e->var);
       char text[1024];
       snprintf(text, sizeof text, "%s (--%s)", e->help, e->name);
-      put_wrapped(out, text, 20, 20);
+      sg_cli_put_wrapped(out, text, 20, 20);
     }
   }
 }
@@ -319,15 +356,15 @@ void sg_cli_print_key_table(FILE *out, enum sg_cli_format fmt) {
     sg_config_key_value(NULL, i, def, sizeof def);
     if (fmt == SG_CLI_MARKDOWN) {
       fprintf(out, "| `%s` | %s | %s | ", k.name, k.type, def);
-      put_text(out, fmt, k.help);
+      sg_cli_put_text(out, fmt, k.help);
       fputs(" |\n", out);
     } else if (fmt == SG_CLI_MAN) {
       fprintf(out, ".TP\n.BR %s \" (%s, default %s)\"\n", k.name, k.type, def);
-      put_text(out, fmt, k.help);
+      sg_cli_put_text(out, fmt, k.help);
       fputc('\n', out);
     } else {
       fprintf(out, "  %s (%s, default %s)\n%*s", k.name, k.type, def, 6, "");
-      put_wrapped(out, k.help, 6, 6);
+      sg_cli_put_wrapped(out, k.help, 6, 6);
     }
   }
 }
@@ -339,11 +376,11 @@ void sg_cli_print_preset_table(FILE *out, enum sg_cli_format fmt) {
     struct sg_config_preset_info p = sg_config_preset(i);
     if (fmt == SG_CLI_MARKDOWN) {
       fprintf(out, "| `%s` | ", p.name);
-      put_text(out, fmt, p.description);
+      sg_cli_put_text(out, fmt, p.description);
       fputs(" |\n", out);
     } else if (fmt == SG_CLI_MAN) {
       fprintf(out, ".TP\n.B %s\n", p.name);
-      put_text(out, fmt, p.description);
+      sg_cli_put_text(out, fmt, p.description);
       fputc('\n', out);
     } else {
       fprintf(out, "  %-10s %s\n", p.name, p.description);
@@ -355,11 +392,11 @@ static void print_exits(FILE *out, enum sg_cli_format fmt) {
   for (unsigned i = 0; i < sg_cli_num_exits; i++) {
     if (fmt == SG_CLI_MAN) {
       fprintf(out, ".TP\n.B %d\n", sg_cli_exits[i].code);
-      put_text(out, fmt, sg_cli_exits[i].meaning);
+      sg_cli_put_text(out, fmt, sg_cli_exits[i].meaning);
       fputc('\n', out);
     } else {
       fprintf(out, "  %3d  ", sg_cli_exits[i].code);
-      put_wrapped(out, sg_cli_exits[i].meaning, 7, 7);
+      sg_cli_put_wrapped(out, sg_cli_exits[i].meaning, 7, 7);
     }
   }
 }
@@ -377,7 +414,7 @@ void sg_cli_print_manual(FILE *out, enum sg_cli_format fmt) {
     fputs("\ncommands:\n", out);
     for (unsigned i = 0; i < sg_cli_num_commands; i++) {
       fprintf(out, "  %-9s", sg_cli_commands[i]->name);
-      put_wrapped(out, sg_cli_commands[i]->summary, 11, 11);
+      sg_cli_put_wrapped(out, sg_cli_commands[i]->summary, 11, 11);
     }
     fputs("\nenvironment (set by the options of `softgpu run` and `softgpu kernel`):\n", out);
     sg_cli_print_env_table(out, fmt);
@@ -390,8 +427,11 @@ void sg_cli_print_manual(FILE *out, enum sg_cli_format fmt) {
   fputs(".SH SYNOPSIS\n", out);
   for (unsigned i = 0; i < sg_cli_num_commands; i++) {
     fprintf(out, ".B softgpu %s\n", sg_cli_commands[i]->name);
-    put_text(out, fmt, sg_cli_commands[i]->synopsis);
-    fputs("\n.br\n", out);
+    if (*sg_cli_commands[i]->synopsis) {
+      sg_cli_put_text(out, fmt, sg_cli_commands[i]->synopsis);
+      fputc('\n', out);
+    }
+    fputs(".br\n", out);
   }
   fputs(".SH DESCRIPTION\n", out);
   put_paragraphs(out, fmt, intro);

@@ -820,34 +820,45 @@ static int kernel_main(int argc, char **argv) {
 }
 
 static void kernel_more_help(FILE *out, enum sg_cli_format fmt) {
-  static const char *const lines[] = {
-      "argument specs (one --arg per kernel argument, in order):",
-      "  TYPE:V[,V...]        a value: int:5, uint:0x10, float:1.5, float4:1,2,3,4 (one value "
-      "sets every element)",
-      "  TYPE[N][:OPT...]     a buffer of N elements of TYPE (a scalar or vector type), zero "
-      "unless an option fills it:",
-      "    fill=V             every element V",
-      "    range[=S[,D]]      element i is S + i*D (default 0, 1)",
-      "    rand[=SEED]        pseudo-random (splitmix64 from SEED, default 1): floats in [0, 1), "
-      "integers over the whole type",
-      "    file=PATH          the bytes of PATH (its size must match; TYPE[]:file=PATH takes N "
-      "from it)",
-      "    dump               print the buffer after the kernel ran",
-      "    out=PATH           write the buffer's bytes to PATH after the kernel ran",
-      "  local:BYTES          a __local buffer of BYTES bytes",
-      "  null                 a NULL buffer",
+  static const char *const specs[][2] = {
+      {"TYPE:V[,V...]", "a value: int:5, uint:0x10, float:1.5, float4:1,2,3,4 (one value sets "
+                        "every element)"},
+      {"TYPE[N][:OPT...]", "a buffer of N elements of TYPE (a scalar or vector type), zero unless "
+                           "an option fills it:"},
+      {"  fill=V", "every element V"},
+      {"  range[=S[,D]]", "element i is S + i*D (default 0, 1)"},
+      {"  rand[=SEED]", "pseudo-random (splitmix64 from SEED, default 1): floats in [0, 1), "
+                        "integers over the whole type"},
+      {"  file=PATH", "the bytes of PATH (its size must match; TYPE[]:file=PATH takes N from it)"},
+      {"  dump", "print the buffer after the kernel ran"},
+      {"  out=PATH", "write the buffer's bytes to PATH after the kernel ran"},
+      {"local:BYTES", "a __local buffer of BYTES bytes"},
+      {"null", "a NULL buffer"},
+  };
+  static const char rule[] =
       "Each spec must fit the kernel's parameter: a buffer for a __global or __constant pointer "
       "(of the same element type, unless the pointer is to a struct or void), local:BYTES for a "
-      "__local pointer, a value of the same type for a value. Build options follow `--`.",
-  };
-  for (unsigned i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+      "__local pointer, a value of the same type for a value. Build options follow `--`.";
+  fputs(fmt == SG_CLI_TEXT ? "argument specs (one --arg per kernel argument, in order):\n"
+                           : ".PP\nArgument specs (one \\-\\-arg per kernel argument, in order):\n",
+        out);
+  for (unsigned i = 0; i < sizeof specs / sizeof specs[0]; i++) {
     if (fmt == SG_CLI_TEXT) {
-      fprintf(out, "%s\n", lines[i]);
-      continue;
+      fprintf(out, "  %-20s", specs[i][0]);
+      sg_cli_put_wrapped(out, specs[i][1], 22, 22);
+    } else {
+      fputs(".TP\n.B ", out);
+      sg_cli_put_text(out, fmt, specs[i][0]);
+      fputc('\n', out);
+      sg_cli_put_text(out, fmt, specs[i][1]);
+      fputc('\n', out);
     }
-    fputs(i == 0 ? ".PP\n" : ".br\n", out);
-    for (const char *c = lines[i]; *c; c++) /* roff: escape '-' and '\' */
-      fputs(*c == '-' ? "\\-" : *c == '\\' ? "\\e" : (char[2]){*c, 0}, out);
+  }
+  if (fmt == SG_CLI_TEXT)
+    sg_cli_put_wrapped(out, rule, 0, 0);
+  else {
+    fputs(".PP\n", out);
+    sg_cli_put_text(out, fmt, rule);
     fputc('\n', out);
   }
 }

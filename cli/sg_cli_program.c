@@ -55,34 +55,21 @@ static char *build_options(const char *file, char **words, int n) {
 }
 
 static int compile_main(int argc, char **argv) {
-  struct sg_cli_parser p;
-  sg_cli_parser_init(&p, &sg_cli_cmd_compile, argc, argv, false);
-  const char *value, *file = NULL, *output = NULL;
-  for (int id; (id = sg_cli_next(&p, &value)) != SG_CLI_END;) {
-    if (id == SG_CLI_BAD)
-      return SG_EXIT_USAGE;
-    if (id == SG_CLI_ARG && file)
-      return sg_cli_error(SG_EXIT_USAGE, "compile", "one source file at a time ('%s', '%s')", file,
-                          value);
-    if (id == SG_CLI_ARG)
-      file = value;
-    else /* -o */
-      output = value;
-  }
-  if (p.help) {
-    sg_cli_print_help(&sg_cli_cmd_compile, stdout, SG_CLI_TEXT);
-    return SG_EXIT_OK;
-  }
+  const char *file = NULL, *output = NULL;
+  int count, rest,
+      rc = sg_cli_parse_files(&sg_cli_cmd_compile, argc, argv, &file, 1, &count, &output, &rest);
+  if (rc != SG_CLI_GO_ON)
+    return rc;
   if (!file)
     return sg_cli_error(SG_EXIT_USAGE, "compile", "no source file (softgpu compile FILE.cl)");
   char *source = sg_cli_read_file(file, MAX_SOURCE, NULL);
   if (!source)
     return sg_cli_error(SG_EXIT_INPUT, "compile", "cannot read %s: %s", file, strerror(errno));
-  char *options = build_options(file, argv + p.next, argc - p.next);
+  char *options = build_options(file, argv + rest, argc - rest);
   struct sg_build_request req = {source, options, NULL, 0};
   struct sg_build_result res = {0};
   enum sg_status st = options ? sg_build(&req, &res) : SG_ENOMEM;
-  int rc = SG_EXIT_OK;
+  rc = SG_EXIT_OK;
   if (res.log && *res.log)
     print_log(res.log, file);
   if (st == SG_EOPTIONS) {
@@ -295,24 +282,12 @@ static void print_kernel(struct listing *l, const struct sg_kernel_info *k) {
 }
 
 static int disasm_main(int argc, char **argv) {
-  struct sg_cli_parser p;
-  sg_cli_parser_init(&p, &sg_cli_cmd_disasm, argc, argv, false);
-  const char *value, *file = NULL;
-  for (int id; (id = sg_cli_next(&p, &value)) != SG_CLI_END;) {
-    if (id == SG_CLI_BAD)
-      return SG_EXIT_USAGE;
-    if (file)
-      return sg_cli_error(SG_EXIT_USAGE, "disasm", "one binary at a time ('%s', '%s')", file,
-                          value);
-    file = value;
-  }
-  if (p.help) {
-    sg_cli_print_help(&sg_cli_cmd_disasm, stdout, SG_CLI_TEXT);
-    return SG_EXIT_OK;
-  }
-  if (!file || p.next < argc)
-    return sg_cli_error(SG_EXIT_USAGE, "disasm",
-                        "takes one program binary (softgpu disasm FILE.bin)");
+  const char *file = NULL;
+  int count, rc = sg_cli_parse_files(&sg_cli_cmd_disasm, argc, argv, &file, 1, &count, NULL, NULL);
+  if (rc != SG_CLI_GO_ON)
+    return rc;
+  if (!file)
+    return sg_cli_error(SG_EXIT_USAGE, "disasm", "no program binary (softgpu disasm FILE.bin)");
   size_t size;
   char *bin = sg_cli_read_file(file, MAX_BINARY, &size);
   if (!bin)
@@ -320,7 +295,7 @@ static int disasm_main(int argc, char **argv) {
   char err[512];
   enum sg_binary_kind kind;
   struct sg_program_image *img = NULL;
-  int rc = SG_EXIT_OK;
+  rc = SG_EXIT_OK;
   if (sg_binary_check(bin, size, &kind, err, sizeof err) != SG_OK)
     rc = sg_cli_error(SG_EXIT_INPUT, "disasm", "%s: not a SoftGPU program binary: %s", file, err);
   else if (kind != SG_BINARY_EXECUTABLE)

@@ -449,27 +449,15 @@ static bool load(struct report *r, const struct sg_json *doc) {
 }
 
 static int report_main(int argc, char **argv) {
-  struct sg_cli_parser p;
-  sg_cli_parser_init(&p, &sg_cli_cmd_report, argc, argv, false);
-  const char *value, *file = NULL, *output = NULL;
-  for (int id; (id = sg_cli_next(&p, &value)) != SG_CLI_END;) {
-    if (id == SG_CLI_BAD)
-      return SG_EXIT_USAGE;
-    if (id == SG_CLI_ARG && file)
-      return sg_cli_error(SG_EXIT_USAGE, "report", "one statistics file at a time");
-    if (id == SG_CLI_ARG)
-      file = value;
-    else
-      output = value;
-  }
-  if (p.help) {
-    sg_cli_print_help(&sg_cli_cmd_report, stdout, SG_CLI_TEXT);
-    return SG_EXIT_OK;
-  }
-  if (!file || p.next < argc)
+  const char *file = NULL, *output = NULL;
+  int count,
+      rc = sg_cli_parse_files(&sg_cli_cmd_report, argc, argv, &file, 1, &count, &output, NULL);
+  if (rc != SG_CLI_GO_ON)
+    return rc;
+  if (!file)
     return sg_cli_error(SG_EXIT_USAGE, "report",
-                        "takes one statistics file (softgpu report "
-                        "STATS.json [-o report.html])");
+                        "no statistics file (softgpu report STATS.json "
+                        "[-o report.html])");
   size_t size;
   char *text = sg_cli_read_file(file, MAX_STATS, &size);
   if (!text)
@@ -481,7 +469,7 @@ static int report_main(int argc, char **argv) {
   if (!parsed)
     return sg_cli_error(SG_EXIT_INPUT, "report", "%s:%s", file, err);
   struct report r = {.file = file};
-  int rc = SG_EXIT_OK;
+  rc = SG_EXIT_OK;
   if (!load(&r, &doc))
     rc = SG_EXIT_INPUT;
   else if (!r.nlaunches)

@@ -32,7 +32,7 @@ has err "^softgpu compile: bad build options: .*-no-such-option"
 expect 2 "$SOFTGPU" compile
 one_error "^softgpu compile: no source file"
 expect 2 "$SOFTGPU" compile a.cl b.cl
-one_error "^softgpu compile: one source file at a time"
+one_error "^softgpu compile: unexpected argument 'b.cl' \(usage: softgpu compile FILE.cl "
 expect 3 "$SOFTGPU" compile no-such.cl
 one_error "^softgpu compile: cannot read no-such.cl: No such file or directory$"
 expect 3 "$SOFTGPU" compile "$data/saxpy.cl" -o no-such-dir/x.bin

@@ -93,7 +93,7 @@ printf 'a\000b' >nul.cfg
 expect 3 "$SOFTGPU" config nul.cfg
 one_error "^softgpu config: configuration file 'nul.cfg' is not text$"
 expect 2 "$SOFTGPU" config a b
-one_error "^softgpu config: takes one preset or file$"
+one_error "^softgpu config: unexpected argument 'b' \(usage: softgpu config \[PRESET\|FILE\]\)$"
 expect 2 "$SOFTGPU" presets extra
-one_error "^softgpu presets: takes no arguments"
+one_error "^softgpu presets: unexpected argument 'extra' \(usage: softgpu presets\)$"
 finish

@@ -81,9 +81,9 @@ one_error "^softgpu disasm: truncated.bin: invalid program binary: "
 expect 3 "$SOFTGPU" disasm no-such.bin
 one_error "^softgpu disasm: cannot read no-such.bin: No such file or directory$"
 expect 2 "$SOFTGPU" disasm
-one_error "^softgpu disasm: takes one program binary"
+one_error "^softgpu disasm: no program binary \(softgpu disasm FILE.bin\)$"
 expect 2 "$SOFTGPU" disasm saxpy.bin loop.bin
-one_error "^softgpu disasm: one binary at a time"
+one_error "^softgpu disasm: unexpected argument 'loop.bin' "
 # Damage one byte at a time across the file: a listing or a clear refusal.
 size=$(wc -c <saxpy.bin)
 offset=0

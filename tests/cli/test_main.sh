@@ -23,10 +23,10 @@ has out "^softgpu [0-9]+\.[0-9]+\.[0-9]+ \(.*LLVM"
 
 for c in $commands; do
   expect 0 "$SOFTGPU" "$c" --help
-  has out "^usage: softgpu $c "
+  has out "^usage: softgpu $c( |$)"
   has out "^  -h, --help "
   expect 0 "$SOFTGPU" help "$c"
-  has out "^usage: softgpu $c "
+  has out "^usage: softgpu $c( |$)"
   # An unknown option: one line naming it (run keeps 2 for the program's
   # own status and says 125).
   status=2

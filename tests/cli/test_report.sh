@@ -82,5 +82,5 @@ one_error "^softgpu report: cannot read no-such.json: No such file or directory$
 expect 3 "$SOFTGPU" report "$data/stats.json" -o no-such-dir/r.html
 one_error "^softgpu report: cannot write no-such-dir/r.html: No such file or directory$"
 expect 2 "$SOFTGPU" report
-one_error "^softgpu report: takes one statistics file"
+one_error "^softgpu report: no statistics file "
 finish
