@@ -226,10 +226,11 @@ static int parse_buffer_spec(struct spec *s, unsigned i, const char *bracket) {
       return bad_spec(s, i, "more than one of fill, range, rand and file");
     if (!strcmp(opt, "fill") && val) {
       s->fill = FILL_VALUE;
-      s->fill_value = strdup(val);
       unsigned char tmp[8];
       if (!parse_scalar(s->type.scalar, val, tmp))
         return bad_spec(s, i, "fill= value is not a valid element");
+      if (!(s->fill_value = strdup(val)))
+        return sg_cli_error(SG_EXIT_INPUT, "kernel", "out of memory");
     } else if (!strcmp(opt, "range")) {
       s->fill = FILL_RANGE;
       s->range_start = 0, s->range_step = 1;
@@ -246,11 +247,13 @@ static int parse_buffer_spec(struct spec *s, unsigned i, const char *bracket) {
         return bad_spec(s, i, "rand=SEED takes an unsigned number");
     } else if (!strcmp(opt, "file") && val && *val) {
       s->fill = FILL_FILE;
-      s->in_path = strdup(val);
+      if (!(s->in_path = strdup(val)))
+        return sg_cli_error(SG_EXIT_INPUT, "kernel", "out of memory");
     } else if (!strcmp(opt, "dump") && !val) {
       s->dump = true;
     } else if (!strcmp(opt, "out") && val && *val) {
-      s->out_path = strdup(val);
+      if (!(s->out_path = strdup(val)))
+        return sg_cli_error(SG_EXIT_INPUT, "kernel", "out of memory");
     } else {
       return bad_spec(s, i,
                       "unknown buffer option (fill=V, range[=START[,STEP]], "
@@ -684,11 +687,11 @@ static int launch(struct run *r) {
       rc = sg_cli_error(SG_EXIT_INPUT, "kernel", "--arg %u: cannot write %s: %s", i, s->out_path,
                         strerror(errno));
   }
-  char sizes[3][64] = {"", "", ""};
+  char sizes[2][72] = {"", ""}; /* "XxYxZ" of the global and local sizes */
   for (cl_uint d = 0; d < r->dims; d++) {
-    snprintf(sizes[0] + strlen(sizes[0]), 20, "%s%zu", d ? "x" : "", r->global[d]);
+    snprintf(sizes[0] + strlen(sizes[0]), 24, "%s%zu", d ? "x" : "", r->global[d]);
     if (r->has_local)
-      snprintf(sizes[1] + strlen(sizes[1]), 20, "%s%zu", d ? "x" : "", r->local[d]);
+      snprintf(sizes[1] + strlen(sizes[1]), 24, "%s%zu", d ? "x" : "", r->local[d]);
   }
   printf("kernel %s: global %s, local %s: %.3f ms\n", r->kernel_name, sizes[0],
          r->has_local ? sizes[1] : "chosen by SoftGPU", (double)(end - start) / 1e6);
