@@ -6,6 +6,10 @@
 #ifndef SG_CLI_H
 #define SG_CLI_H
 
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 300
+#endif
+#include <CL/cl.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -130,6 +134,32 @@ const char *sg_cli_library(const char *cmd);
  * each given setting is exported as its SOFTGPU_* variable. SG_EXIT_OK or
  * an exit status (said on stderr). */
 int sg_cli_use_softgpu(const struct sg_cli_settings *s, const char *cmd);
+
+/* ---- OpenCL sessions on SoftGPU alone (sg_cli_cl.c) --------------------- */
+
+struct sg_cli_cl {
+  const char *cmd;
+  cl_device_id device;
+  cl_context context;
+  cl_command_queue queue; /* in order, with profiling */
+};
+/* sg_cli_use_softgpu with the settings, then SoftGPU's device, a context
+ * and a queue. SG_EXIT_OK or an exit status (said on stderr); close in
+ * either case. */
+int sg_cli_cl_open(struct sg_cli_cl *cl, const char *cmd, const struct sg_cli_settings *s);
+void sg_cli_cl_close(struct sg_cli_cl *cl);
+/* Builds file (OpenCL C, or a program binary when it is an ELF file) with
+ * the options extra, -I<its folder> (source only) and words, and shows the
+ * build log on stderr. SG_EXIT_OK, SG_EXIT_BUILD (the log says why),
+ * SG_EXIT_USAGE (bad options), SG_EXIT_INPUT (unreadable or invalid file),
+ * SG_EXIT_DEVICE; *program is set whenever it was created (release it). */
+int sg_cli_cl_build(struct sg_cli_cl *cl, const char *file, const char *extra, char **words,
+                    int nwords, cl_program *program);
+/* The program's kernel names as "a, b" (malloc'd; NULL on failure). */
+char *sg_cli_cl_kernel_names(cl_program program);
+/* "softgpu CMD: CALL failed: CL_..." and SG_EXIT_DEVICE. */
+int sg_cli_cl_fail(const char *cmd, const char *call, cl_int err);
+const char *sg_error_name(cl_int err); /* runtime/sg_error.c, built in */
 
 /* ---- JSON (sg_cli_json.c), for statistics files ------------------------ */
 

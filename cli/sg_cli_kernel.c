@@ -5,8 +5,6 @@
  * or a file, local memory), checked against the kernel's signature
  * (clGetKernelArgInfo, -cl-kernel-arg-info); buffers marked for output are
  * printed or written after the launch, with the kernel's time. */
-#define CL_TARGET_OPENCL_VERSION 300
-#include <CL/cl.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -14,8 +12,6 @@
 #include <string.h>
 
 #include "sg_cli.h"
-
-const char *sg_error_name(cl_int err); /* runtime/sg_error.c, built in */
 
 #define MAX_FILE (1ull << 32)
 #define MAX_BUFFER (1ull << 34)
@@ -451,15 +447,10 @@ struct run {
   char **build_words;
   int nbuild;
   struct sg_cli_settings settings;
-  cl_context ctx;
-  cl_command_queue queue;
+  struct sg_cli_cl cl;
   cl_program program;
   cl_kernel kernel;
 };
-
-static int cl_fail(const char *call, cl_int err) {
-  return sg_cli_error(SG_EXIT_DEVICE, "kernel", "%s failed: %s", call, sg_error_name(err));
-}
 
 /* "X[,Y[,Z]]" into 1-3 sizes. */
 static bool parse_sizes(const char *s, size_t out[3], cl_uint *dims) {
@@ -484,105 +475,29 @@ static bool parse_sizes(const char *s, size_t out[3], cl_uint *dims) {
   return !*s;
 }
 
-static void print_build_log(const struct run *r, cl_device_id dev) {
-  size_t size = 0;
-  if (clGetProgramBuildInfo(r->program, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) || size < 2)
-    return;
-  char *log = malloc(size);
-  if (log && !clGetProgramBuildInfo(r->program, dev, CL_PROGRAM_BUILD_LOG, size, log, NULL)) {
-    static const char pseudo[] = "input.cl:";
-    for (const char *s = log; *s;) {
-      size_t n = strcspn(s, "\n");
-      if (!strncmp(s, pseudo, sizeof pseudo - 1)) {
-        fprintf(stderr, "%s:", r->file);
-        s += sizeof pseudo - 1, n -= sizeof pseudo - 1;
-      }
-      fprintf(stderr, "%.*s\n", (int)n, s);
-      s += n + (s[n] == '\n');
-    }
-  }
-  free(log);
-}
-
-/* The program, from source (built with -cl-kernel-arg-info) or from a
- * program binary. */
-static int build(struct run *r, cl_device_id dev) {
-  size_t size;
-  char *bytes = sg_cli_read_file(r->file, MAX_FILE, &size);
-  if (!bytes)
-    return sg_cli_error(SG_EXIT_INPUT, "kernel", "cannot read %s: %s", r->file, strerror(errno));
-  bool binary = size >= 4 && !memcmp(bytes, "\177ELF", 4);
-  cl_int err, status;
-  if (binary)
-    r->program = clCreateProgramWithBinary(r->ctx, 1, &dev, &size, (const unsigned char **)&bytes,
-                                           &status, &err);
-  else
-    r->program = clCreateProgramWithSource(r->ctx, 1, (const char **)&bytes, &size, &err);
-  free(bytes);
-  if (!r->program)
-    return err == CL_INVALID_BINARY
-               ? sg_cli_error(SG_EXIT_INPUT, "kernel", "%s is not a valid program binary", r->file)
-               : cl_fail(binary ? "clCreateProgramWithBinary" : "clCreateProgramWithSource", err);
-  size_t len = 64 + strlen(r->file);
-  for (int i = 0; i < r->nbuild; i++)
-    len += strlen(r->build_words[i]) + 1;
-  char *opt = malloc(len);
-  if (!opt)
-    return sg_cli_error(SG_EXIT_INPUT, "kernel", "out of memory");
-  const char *slash = strrchr(r->file, '/');
-  int at = snprintf(opt, len, "-cl-kernel-arg-info");
-  if (slash && !binary && strcspn(r->file, " \t\n") > (size_t)(slash - r->file))
-    at += snprintf(opt + at, len - (size_t)at, " -I%.*s",
-                   (int)(slash - r->file) + (slash == r->file), r->file);
-  for (int i = 0; i < r->nbuild; i++)
-    at += snprintf(opt + at, len - (size_t)at, " %s", r->build_words[i]);
-  err = clBuildProgram(r->program, 1, &dev, opt, NULL, NULL);
-  print_build_log(r, dev);
-  int rc = SG_EXIT_OK;
-  if (err == CL_INVALID_BUILD_OPTIONS)
-    rc = sg_cli_error(SG_EXIT_USAGE, "kernel", "bad build options: %s", opt);
-  else if (err == CL_BUILD_PROGRAM_FAILURE)
-    rc = sg_cli_error(SG_EXIT_BUILD, "kernel", "%s did not build", r->file);
-  else if (err)
-    rc = cl_fail("clBuildProgram", err);
-  free(opt);
-  return rc;
-}
-
 static int pick_kernel(struct run *r) {
   cl_uint n = 0;
   cl_int err = clCreateKernelsInProgram(r->program, 0, NULL, &n);
   if (err)
-    return cl_fail("clCreateKernelsInProgram", err);
-  size_t size = 0;
-  clGetProgramInfo(r->program, CL_PROGRAM_KERNEL_NAMES, 0, NULL, &size);
-  char *names = calloc(1, size + 1);
+    return sg_cli_cl_fail("kernel", "clCreateKernelsInProgram", err);
+  char *names = sg_cli_cl_kernel_names(r->program);
   if (!names)
     return sg_cli_error(SG_EXIT_INPUT, "kernel", "out of memory");
-  clGetProgramInfo(r->program, CL_PROGRAM_KERNEL_NAMES, size, names, NULL);
-  char *list = calloc(1, 2 * size + 1); /* "a;b" as "a, b" for messages */
-  if (!list) {
-    free(names);
-    return sg_cli_error(SG_EXIT_INPUT, "kernel", "out of memory");
-  }
-  for (char *c = names, *o = list; *c; c++)
-    o += *c == ';' ? sprintf(o, ", ") : sprintf(o, "%c", *c);
   int rc = SG_EXIT_OK;
   if (!r->kernel_name && n != 1)
     rc = sg_cli_error(SG_EXIT_USAGE, "kernel", "%s has %u kernels (%s): choose one with --kernel",
-                      r->file, n, *list ? list : "none");
+                      r->file, n, *names ? names : "none");
   else if (!r->kernel_name && !(r->kernel_name = r->only_kernel = strdup(names)))
     rc = sg_cli_error(SG_EXIT_INPUT, "kernel", "out of memory");
   if (rc == SG_EXIT_OK) {
     r->kernel = clCreateKernel(r->program, r->kernel_name, &err);
     if (err == CL_INVALID_KERNEL_NAME)
       rc = sg_cli_error(SG_EXIT_USAGE, "kernel", "%s has no kernel '%s' (kernels: %s)", r->file,
-                        r->kernel_name, list);
+                        r->kernel_name, names);
     else if (err)
-      rc = cl_fail("clCreateKernel", err);
+      rc = sg_cli_cl_fail("kernel", "clCreateKernel", err);
   }
   free(names);
-  free(list);
   return rc;
 }
 
@@ -590,7 +505,7 @@ static int set_args(struct run *r) {
   cl_uint nargs;
   cl_int err = clGetKernelInfo(r->kernel, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL);
   if (err)
-    return cl_fail("clGetKernelInfo", err);
+    return sg_cli_cl_fail("kernel", "clGetKernelInfo", err);
   if (nargs != r->nspecs)
     return sg_cli_error(SG_EXIT_USAGE, "kernel",
                         "kernel '%s' takes %u argument%s, %u given (--arg)", r->kernel_name, nargs,
@@ -604,7 +519,7 @@ static int set_args(struct run *r) {
                                   p.type_name, NULL)) ||
         (err = clGetKernelArgInfo(r->kernel, i, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof p.qualifiers,
                                   &p.qualifiers, NULL)))
-      return cl_fail("clGetKernelArgInfo", err);
+      return sg_cli_cl_fail("kernel", "clGetKernelArgInfo", err);
     if (clGetKernelArgInfo(r->kernel, i, CL_KERNEL_ARG_NAME, sizeof p.name, p.name, NULL))
       p.name[0] = '\0'; /* a binary built without -cl-kernel-arg-info */
     int rc = check_spec(s, i, &p);
@@ -618,7 +533,7 @@ static int set_args(struct run *r) {
     case SPEC_NULL: err = clSetKernelArg(r->kernel, i, sizeof(cl_mem), NULL); break;
     case SPEC_BUFFER:
       s->mem = clCreateBuffer(
-          r->ctx,
+          r->cl.context,
           (p.address == CL_KERNEL_ARG_ADDRESS_CONSTANT ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE) |
               CL_MEM_COPY_HOST_PTR,
           s->size, s->data, &err);
@@ -658,7 +573,7 @@ static void dump(const struct spec *s, unsigned i) {
 static int launch(struct run *r) {
   cl_event ev;
   cl_int err =
-      clEnqueueNDRangeKernel(r->queue, r->kernel, r->dims, r->has_offset ? r->offset : NULL,
+      clEnqueueNDRangeKernel(r->cl.queue, r->kernel, r->dims, r->has_offset ? r->offset : NULL,
                              r->global, r->has_local ? r->local : NULL, 0, NULL, &ev);
   if (err)
     return sg_cli_error(SG_EXIT_DEVICE, "kernel", "clEnqueueNDRangeKernel: %s (--debug says why)",
@@ -678,9 +593,9 @@ static int launch(struct run *r) {
     struct spec *s = &r->specs[i];
     if (s->kind != SPEC_BUFFER || (!s->dump && !s->out_path))
       continue;
-    err = clEnqueueReadBuffer(r->queue, s->mem, CL_TRUE, 0, s->size, s->data, 0, NULL, NULL);
+    err = clEnqueueReadBuffer(r->cl.queue, s->mem, CL_TRUE, 0, s->size, s->data, 0, NULL, NULL);
     if (err)
-      return cl_fail("clEnqueueReadBuffer", err);
+      return sg_cli_cl_fail("kernel", "clEnqueueReadBuffer", err);
     if (s->dump)
       dump(s, i);
     if (s->out_path && !sg_cli_write_file(s->out_path, s->data, s->size))
@@ -696,30 +611,6 @@ static int launch(struct run *r) {
   printf("kernel %s: global %s, local %s: %.3f ms\n", r->kernel_name, sizes[0],
          r->has_local ? sizes[1] : "chosen by SoftGPU", (double)(end - start) / 1e6);
   return rc;
-}
-
-static int open_device(struct run *r, cl_device_id *dev) {
-  int rc = sg_cli_use_softgpu(&r->settings, "kernel");
-  if (rc != SG_EXIT_OK)
-    return rc;
-  cl_platform_id platform;
-  cl_uint n = 0;
-  cl_int err = clGetPlatformIDs(1, &platform, &n);
-  if (err || !n)
-    return sg_cli_error(SG_EXIT_DEVICE, "kernel", "the ICD loader finds no SoftGPU platform (%s)",
-                        err ? sg_error_name(err) : "none");
-  err = clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, dev, &n);
-  if (err || !n)
-    return sg_cli_error(SG_EXIT_DEVICE, "kernel",
-                        "SoftGPU has no device (an invalid configuration? see above)");
-  r->ctx = clCreateContext(NULL, 1, dev, NULL, NULL, &err);
-  if (!r->ctx)
-    return cl_fail("clCreateContext", err);
-  const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
-  r->queue = clCreateCommandQueueWithProperties(r->ctx, *dev, props, &err);
-  if (!r->queue)
-    return cl_fail("clCreateCommandQueueWithProperties", err);
-  return SG_EXIT_OK;
 }
 
 static void run_free(struct run *r) {
@@ -738,10 +629,7 @@ static void run_free(struct run *r) {
     clReleaseKernel(r->kernel);
   if (r->program)
     clReleaseProgram(r->program);
-  if (r->queue)
-    clReleaseCommandQueue(r->queue);
-  if (r->ctx)
-    clReleaseContext(r->ctx);
+  sg_cli_cl_close(&r->cl);
 }
 
 enum { OPT_KERNEL, OPT_GLOBAL, OPT_LOCAL, OPT_OFFSET, OPT_ARG };
@@ -810,13 +698,13 @@ static int parse_command_line(struct run *r, int argc, char **argv, bool *help) 
 static int kernel_main(int argc, char **argv) {
   struct run r = {0};
   bool help = false;
-  cl_device_id dev;
   int rc = parse_command_line(&r, argc, argv, &help);
   if (rc == SG_EXIT_OK && help)
     sg_cli_print_help(&sg_cli_cmd_kernel, stdout, SG_CLI_TEXT);
-  else if (rc == SG_EXIT_OK && (rc = open_device(&r, &dev)) == SG_EXIT_OK &&
-           (rc = build(&r, dev)) == SG_EXIT_OK && (rc = pick_kernel(&r)) == SG_EXIT_OK &&
-           (rc = set_args(&r)) == SG_EXIT_OK)
+  else if (rc == SG_EXIT_OK && (rc = sg_cli_cl_open(&r.cl, "kernel", &r.settings)) == SG_EXIT_OK &&
+           (rc = sg_cli_cl_build(&r.cl, r.file, "-cl-kernel-arg-info", r.build_words, r.nbuild,
+                                 &r.program)) == SG_EXIT_OK &&
+           (rc = pick_kernel(&r)) == SG_EXIT_OK && (rc = set_args(&r)) == SG_EXIT_OK)
     rc = launch(&r);
   run_free(&r);
   return rc;

@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* cli/: program binaries (DESIGN.md 2, "Program binary"): `softgpu compile`
- * builds OpenCL C offline through compiler/'s sg_build, exactly as
- * clBuildProgram does; `softgpu disasm` lists what a binary holds: each
- * kernel's metadata, its code with the SIMT instructions by name
- * (sg_disasm), the function symbols as labels and, at each conditional
- * branch, the reconvergence PC the SIMT stack will use. */
-#include <CL/cl.h>
+ * builds OpenCL C offline through clBuildProgram on SoftGPU alone;
+ * `softgpu disasm` lists what a binary holds: each kernel's metadata, its
+ * code with the SIMT instructions by name (sg_disasm), the function symbols
+ * as labels and, at each conditional branch, the reconvergence PC the SIMT
+ * stack will use. */
 #include <errno.h>
 #include <gelf.h>
 #include <stdlib.h>
@@ -13,46 +12,9 @@
 
 #include "sg_cli.h"
 
-#define MAX_SOURCE (64u << 20)
 #define MAX_BINARY (256u << 20)
 
 /* ---- softgpu compile ----------------------------------------------------- */
-
-/* The build log names the source "input.cl"; show the user's file name. */
-static void print_log(const char *log, const char *file) {
-  static const char pseudo[] = "input.cl:";
-  for (const char *s = log; *s;) {
-    size_t n = strcspn(s, "\n");
-    if (!strncmp(s, pseudo, sizeof pseudo - 1)) {
-      fprintf(stderr, "%s:", file);
-      s += sizeof pseudo - 1, n -= sizeof pseudo - 1;
-    }
-    fprintf(stderr, "%.*s\n", (int)n, s);
-    s += n + (s[n] == '\n');
-  }
-}
-
-/* "-I<folder of file>" + the words after "--", as clBuildProgram options.
- * The folder stands in for the including file's folder of a C compiler, so
- * #include "x.h" beside the kernel works (options are split at blanks: a
- * folder with blanks in its name is left out). */
-static char *build_options(const char *file, char **words, int n) {
-  const char *slash = strrchr(file, '/');
-  int dir_len = slash ? (int)(slash - file) + (slash == file) : 0;
-  if (strcspn(file, " \t\n") < (size_t)dir_len)
-    dir_len = 0;
-  size_t len = 4 + (size_t)dir_len;
-  for (int i = 0; i < n; i++)
-    len += strlen(words[i]) + 1;
-  char *opt = malloc(len);
-  if (!opt)
-    return NULL;
-  int at = dir_len ? snprintf(opt, len, "-I%.*s", dir_len, file) : 0;
-  opt[at] = '\0';
-  for (int i = 0; i < n; i++)
-    at += snprintf(opt + at, len - (size_t)at, "%s%s", at ? " " : "", words[i]);
-  return opt;
-}
 
 static int compile_main(int argc, char **argv) {
   const char *file = NULL, *output = NULL;
@@ -62,39 +24,36 @@ static int compile_main(int argc, char **argv) {
     return rc;
   if (!file)
     return sg_cli_error(SG_EXIT_USAGE, "compile", "no source file (softgpu compile FILE.cl)");
-  char *source = sg_cli_read_file(file, MAX_SOURCE, NULL);
-  if (!source)
-    return sg_cli_error(SG_EXIT_INPUT, "compile", "cannot read %s: %s", file, strerror(errno));
-  char *options = build_options(file, argv + rest, argc - rest);
-  struct sg_build_request req = {source, options, NULL, 0};
-  struct sg_build_result res = {0};
-  enum sg_status st = options ? sg_build(&req, &res) : SG_ENOMEM;
-  rc = SG_EXIT_OK;
-  if (res.log && *res.log)
-    print_log(res.log, file);
-  if (st == SG_EOPTIONS) {
-    rc = sg_cli_error(SG_EXIT_USAGE, "compile", "bad build options: %s", options);
-  } else if (st != SG_OK) {
-    rc = sg_cli_error(SG_EXIT_BUILD, "compile", "%s did not build", file);
-  } else {
-    struct sg_program_image *img = NULL;
-    char err[256];
-    if (sg_program_load(res.binary, res.binary_size, &img, err, sizeof err) != SG_OK)
-      rc = sg_cli_error(SG_EXIT_BUILD, "compile", "%s", err);
-    else if (output && !sg_cli_write_file(output, res.binary, res.binary_size))
-      rc = sg_cli_error(SG_EXIT_INPUT, "compile", "cannot write %s: %s", output, strerror(errno));
-    if (rc == SG_EXIT_OK) {
-      printf("%s: %u kernel%s", file, img->num_kernels, img->num_kernels == 1 ? "" : "s");
-      for (uint32_t k = 0; k < img->num_kernels; k++)
-        printf("%s%s", k ? ", " : ": ", img->kernels[k].name);
-      printf("; %zu bytes of program binary%s%s\n", res.binary_size, output ? " in " : "",
-             output ? output : "");
-    }
-    sg_program_image_free(img);
+  struct sg_cli_cl cl;
+  cl_program program = NULL;
+  unsigned char *binary = NULL;
+  char *names = NULL;
+  size_t size = 0;
+  cl_int err;
+  if ((rc = sg_cli_cl_open(&cl, "compile", NULL)) == SG_EXIT_OK)
+    rc = sg_cli_cl_build(&cl, file, "", argv + rest, argc - rest, &program);
+  if (rc == SG_EXIT_OK &&
+      ((err = clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL)) ||
+       !(binary = malloc(size)) ||
+       (err = clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof binary, &binary, NULL))))
+    rc = binary ? sg_cli_cl_fail("compile", "clGetProgramInfo", err)
+                : sg_cli_error(SG_EXIT_INPUT, "compile", "out of memory");
+  if (rc == SG_EXIT_OK && !(names = sg_cli_cl_kernel_names(program)))
+    rc = sg_cli_error(SG_EXIT_INPUT, "compile", "out of memory");
+  if (rc == SG_EXIT_OK && output && !sg_cli_write_file(output, binary, size))
+    rc = sg_cli_error(SG_EXIT_INPUT, "compile", "cannot write %s: %s", output, strerror(errno));
+  if (rc == SG_EXIT_OK) {
+    size_t n = *names ? 1 : 0;
+    for (const char *c = names; *c; c++)
+      n += *c == ',';
+    printf("%s: %zu kernel%s%s%s; %zu bytes of program binary%s%s\n", file, n, n == 1 ? "" : "s",
+           n ? ": " : "", names, size, output ? " in " : "", output ? output : "");
   }
-  sg_build_result_free(&res);
-  free(options);
-  free(source);
+  free(names);
+  free(binary);
+  if (program)
+    clReleaseProgram(program);
+  sg_cli_cl_close(&cl);
   return rc;
 }
 
@@ -293,15 +252,15 @@ static int disasm_main(int argc, char **argv) {
   if (!bin)
     return sg_cli_error(SG_EXIT_INPUT, "disasm", "cannot read %s: %s", file, strerror(errno));
   char err[512];
-  enum sg_binary_kind kind;
   struct sg_program_image *img = NULL;
   rc = SG_EXIT_OK;
-  if (sg_binary_check(bin, size, &kind, err, sizeof err) != SG_OK)
-    rc = sg_cli_error(SG_EXIT_INPUT, "disasm", "%s: not a SoftGPU program binary: %s", file, err);
-  else if (kind != SG_BINARY_EXECUTABLE)
+  /* Executables are ELF files; compiled objects and libraries (bitcode
+   * from clCompileProgram) have no code to list until they are linked. */
+  if (size < 4 || memcmp(bin, "\177ELF", 4))
     rc = sg_cli_error(SG_EXIT_INPUT, "disasm",
-                      "%s is a compiled %s (LLVM bitcode), not an executable: link it first", file,
-                      kind == SG_BINARY_OBJECT ? "object" : "library");
+                      "%s: not a SoftGPU executable program binary (an ELF file; compiled "
+                      "objects and libraries must be linked first)",
+                      file);
   else if (sg_program_load(bin, size, &img, err, sizeof err) != SG_OK)
     rc = sg_cli_error(SG_EXIT_INPUT, "disasm", "%s: %s", file, err);
   struct listing l = {.img = img};

@@ -74,7 +74,7 @@ done <pairs >loopcheck
 
 # Bad input: one line, exit 3, never a crash.
 expect 3 "$SOFTGPU" disasm "$data/saxpy.cl"
-one_error "^softgpu disasm: .*saxpy.cl: not a SoftGPU program binary"
+one_error "^softgpu disasm: .*saxpy.cl: not a SoftGPU executable program binary "
 head -c 200 saxpy.bin >truncated.bin
 expect 3 "$SOFTGPU" disasm truncated.bin
 one_error "^softgpu disasm: truncated.bin: invalid program binary: "
