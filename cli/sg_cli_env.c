@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* cli/: SoftGPU alone, with settings. The options of `softgpu run` and
- * `softgpu kernel` are the lines of device/sg_env.def (one line adds a
+ * `softgpu kernel` are the lines of sim/sg_env.def (one line adds a
  * variable to the library, an option here and a row to the docs); the ICD
  * loader is pointed at the library installed with this command, or built
  * beside it, like `oclgrind ./prog`. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* cli/: command-line parsing and help. Every command's options, the
- * SOFTGPU_* variables (device/sg_env.def) and the configuration keys
+ * SOFTGPU_* variables (sim/sg_env.def) and the configuration keys
  * (device/sg_config.def) are tables; --help, the man page and the tables of
  * the README and docs/settings.md are all printed from them here, so they
  * cannot disagree. Help text may quote `code` with backticks: kept in text
@@ -339,7 +339,11 @@ void sg_cli_print_env_table(FILE *out, enum sg_cli_format fmt) {
       sg_cli_put_text(out, fmt, e->help);
       fprintf(out, " (\\fBsoftgpu run \\-\\-%s\\fR)\n", e->name);
     } else {
-      fprintf(out, "  %-18s", e->var);
+      /* Names longer than the column get a line of their own. */
+      if (strlen(e->var) < 18)
+        fprintf(out, "  %-18s", e->var);
+      else
+        fprintf(out, "  %s\n%20s", e->var, "");
       char text[1024];
       snprintf(text, sizeof text, "%s (--%s)", e->help, e->name);
       sg_cli_put_wrapped(out, text, 20, 20);

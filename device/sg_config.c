@@ -438,12 +438,3 @@ unsigned sg_config_num_presets(void) {
 struct sg_config_preset_info sg_config_preset(unsigned i) {
   return (struct sg_config_preset_info){presets[i].name, presets[i].description};
 }
-
-const char *sg_env_get(enum sg_env_var var) {
-  static const char *const names[] = {
-#define SG_ENV(name, option, arg, kind, help) "SOFTGPU_" #name,
-#include "sg_env.def"
-#undef SG_ENV
-  };
-  return getenv(names[var]);
-}

@@ -58,25 +58,6 @@ struct sg_config_preset_info {
 unsigned sg_config_num_presets(void);
 struct sg_config_preset_info sg_config_preset(unsigned i); /* i < sg_config_num_presets() */
 
-/* ---- Environment (sg_env.def: SG_ENV(NAME, "option", "ARG", kind, "help")) */
-
-/* What a variable's value is, so tools can check it before setting it. */
-enum sg_env_kind {
-  SG_ENV_KIND_CONFIG, /* a configuration spec, as sg_config_load takes */
-  SG_ENV_KIND_COUNT,  /* a number 1..1024 */
-  SG_ENV_KIND_TEXT,   /* anything: the library explains what it ignores */
-  SG_ENV_KIND_FLAG    /* set ("1") or not */
-};
-enum sg_env_var {
-#define SG_ENV(name, option, arg, kind, help) SG_ENV_##name,
-#include "sg_env.def"
-#undef SG_ENV
-  SG_ENV_NUM
-};
-/* getenv of SOFTGPU_<NAME>: every variable the library reads goes through
- * here, so sg_env.def is the whole list. */
-const char *sg_env_get(enum sg_env_var var);
-
 /* ---- ND-range -> grid / CTAs ------------------------------------------ */
 
 struct sg_ndrange {

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 /* Status codes used below runtime/ (mapped to CL codes only in runtime/). */
 enum sg_status {
@@ -22,6 +23,32 @@ enum sg_status {
   SG_ELINK,    /* unresolved symbols or link failure */
   SG_ERESOURCES /* launch needs more than the machine has */
 };
+
+/* ---- Environment (sg_env.def: SG_ENV(NAME, "option", "ARG", kind, "help")) */
+
+/* What a variable's value is, so tools can check it before setting it. */
+enum sg_env_kind {
+  SG_ENV_KIND_CONFIG, /* a configuration spec, as sg_config_load takes */
+  SG_ENV_KIND_COUNT,  /* a number 1..1024 */
+  SG_ENV_KIND_TEXT,   /* anything: the library explains what it ignores */
+  SG_ENV_KIND_FLAG    /* set ("1") or not */
+};
+enum sg_env_var {
+#define SG_ENV(name, option, arg, kind, help) SG_ENV_##name,
+#include "sg_env.def"
+#undef SG_ENV
+  SG_ENV_NUM
+};
+/* getenv of SOFTGPU_<NAME>: every variable the library reads goes through
+ * here, so sg_env.def is the whole list. */
+static inline const char *sg_env_get(enum sg_env_var var) {
+  static const char *const names[] = {
+#define SG_ENV(name, option, arg, kind, help) "SOFTGPU_" #name,
+#include "sg_env.def"
+#undef SG_ENV
+  };
+  return getenv(names[var]);
+}
 
 /* Largest warp and CTA the sim supports (masks are uint64_t). */
 #define SG_MAX_WARP_SIZE 64
