@@ -76,6 +76,9 @@ expect 4 "$SOFTGPU" kernel "$saxpy" -k reverse -g 64 -l 32 -a 'int[64]' -a local
 one_error "^softgpu kernel: clEnqueueNDRangeKernel: CL_INVALID_WORK_GROUP_SIZE"
 expect 4 "$SOFTGPU" kernel "$saxpy" -k reverse -g 10 -l 4 -a 'int[10]' -a local:16
 one_error "^softgpu kernel: clEnqueueNDRangeKernel: CL_INVALID_WORK_GROUP_SIZE"
+# --build-limits reaches the compiler worker: 16 MiB is too little to build.
+expect 1 "$SOFTGPU" kernel "$data/oob.cl" -g 4 -a 'int[8]' --build-limits memory=16
+has err "^softgpu kernel: .*oob.cl did not build$"
 expect 2 "$SOFTGPU" kernel "$saxpy" -k reverse -g 8 -a 'int[8]' -a local:16 --threads 0
 one_error "^softgpu kernel: --threads: '0' is not a number"
 
