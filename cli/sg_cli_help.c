@@ -351,23 +351,38 @@ void sg_cli_print_env_table(FILE *out, enum sg_cli_format fmt) {
   }
 }
 
+/* A key's type as users read it: the C type, or a choice key's names. */
+static void key_type(const struct sg_config_key_info *k, char *buf, size_t len) {
+  if (!k->choices) {
+    snprintf(buf, len, "%s", k->type);
+    return;
+  }
+  size_t at = (size_t)snprintf(buf, len, "one of");
+  for (const char *c = k->choices; *c && at < len;) {
+    size_t n = strcspn(c, " ");
+    at += (size_t)snprintf(buf + at, len - at, "%s %.*s", c == k->choices ? "" : ",", (int)n, c);
+    c += n + (c[n] == ' ');
+  }
+}
+
 void sg_cli_print_key_table(FILE *out, enum sg_cli_format fmt) {
   static const char *const cols[] = {"key", "type", "default", "meaning"};
   table_head(out, fmt, cols, 4);
   for (unsigned i = 0; i < sg_config_num_keys(); i++) {
     struct sg_config_key_info k = sg_config_key(i);
-    char def[64];
+    char def[64], type[128];
     sg_config_key_value(NULL, i, def, sizeof def);
+    key_type(&k, type, sizeof type);
     if (fmt == SG_CLI_MARKDOWN) {
-      fprintf(out, "| `%s` | %s | %s | ", k.name, k.type, def);
+      fprintf(out, "| `%s` | %s | %s | ", k.name, type, def);
       sg_cli_put_text(out, fmt, k.help);
       fputs(" |\n", out);
     } else if (fmt == SG_CLI_MAN) {
-      fprintf(out, ".TP\n.BR %s \" (%s, default %s)\"\n", k.name, k.type, def);
+      fprintf(out, ".TP\n.BR %s \" (%s, default %s)\"\n", k.name, type, def);
       sg_cli_put_text(out, fmt, k.help);
       fputc('\n', out);
     } else {
-      fprintf(out, "  %s (%s, default %s)\n%*s", k.name, k.type, def, 6, "");
+      fprintf(out, "  %s (%s, default %s)\n%*s", k.name, type, def, 6, "");
       sg_cli_put_wrapped(out, k.help, 6, 6);
     }
   }

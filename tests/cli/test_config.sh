@@ -10,10 +10,14 @@ def="$SG_SOURCE_DIR/device/sg_config.def"
 # The keys, types and defaults as sg_config.def writes them.
 sed -n 's/^SG_CFG(\([a-z_0-9]*\), *\([a-z_0-9]*\), *\([0-9]*\)u*l*l*,.*/\1 \2 \3/p' "$def" >keys
 nkeys=$(wc -l <keys)
+sed -n 's/^SG_CFG_CHOICE(\([a-z_0-9]*\),.*/\1/p' "$def" >choices
 [ "$nkeys" -ge 10 ] || fail "read only $nkeys keys from sg_config.def"
 
 expect 0 "$SOFTGPU" config
 has out "^# the default machine \(no SOFTGPU_CONFIG\)$"
+while read -r key; do
+  has out "^$key=[a-z0-9_]+ +# default$"
+done <choices
 same "$(count out '^[a-z_0-9]+=[0-9]+ +# default$')" "$nkeys" "keys at their default"
 while read -r key type value; do
   has out "^$key=$value +# default$"
@@ -23,6 +27,10 @@ expect 0 "$SOFTGPU" config --help
 while read -r key type value; do
   has out "^  $key \($type, default $value\)$"
 done <keys
+# Choice keys (SG_CFG_CHOICE): their names as the type; the value is a name.
+while read -r key; do
+  has out "^  $key \(one of [a-z0-9_]+(, [a-z0-9_]+)+, default [a-z0-9_]+\)$"
+done <choices
 has out "^presets:$"
 
 expect 0 "$SOFTGPU" presets
