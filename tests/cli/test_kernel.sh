@@ -82,6 +82,12 @@ expect 4 "$SOFTGPU" kernel "$saxpy" -k reverse -g 64 -l 32 -a 'int[64]' -a local
 one_error "^softgpu kernel: clEnqueueNDRangeKernel: CL_INVALID_WORK_GROUP_SIZE"
 expect 4 "$SOFTGPU" kernel "$saxpy" -k reverse -g 10 -l 4 -a 'int[10]' -a local:16
 one_error "^softgpu kernel: clEnqueueNDRangeKernel: CL_INVALID_WORK_GROUP_SIZE"
+# --trace: one line per warp instruction; 64 work-items in one warp of 64
+# lanes (the wide preset) run oob's straight-line code once.
+expect 0 "$SOFTGPU" kernel "$data/oob.cl" -g 64 -l 64 -a 'int[65]' --config wide --trace t.txt
+has t.txt "^# kernel oob cta 0 core [0-9]+ warps 1$"
+has t.txt " cta 0 warp 0 pc 0x[0-9a-f]+ mask 0xffffffffffffffff  sw "
+has t.txt " cta 0 warp 0 pc 0x[0-9a-f]+ mask 0xffffffffffffffff  sg\.exit$"
 # --build-limits reaches the compiler worker: 16 MiB is too little to build.
 expect 1 "$SOFTGPU" kernel "$data/oob.cl" -g 4 -a 'int[8]' --build-limits memory=16
 has err "^softgpu kernel: .*oob.cl did not build$"
