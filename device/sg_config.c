@@ -219,6 +219,12 @@ static int check_config(const struct sg_config *c, char *why, size_t n) {
   REQUIRE(global_mem_size, c->global_mem_size >= (1u << 20), "must be at least 1 MiB");
   REQUIRE(host_threads, c->host_threads <= 1024, "must be 0..1024");
   REQUIRE(trace_limit, c->trace_limit >= 4096, "must be at least 4096");
+  struct sg_timing_config t;
+  sg_config_timing(c, &t);
+  const char *bad = sg_timing_config_check(
+      &t, c->warp_size, c->mode == SG_MODE_TIMING ? c->warps_per_core : 0, why, n);
+  if (bad)
+    return (int)(find_key(bad) - keys);
   REQUIRE(printf_buffer_size, c->printf_buffer_size >= 64 && c->printf_buffer_size <= (1u << 30),
           "must be 64..2^30");
   return -1;
@@ -412,6 +418,12 @@ void sg_config_help(FILE *out) {
   for (unsigned i = 0; i < NUM_PRESETS; i++)
     fprintf(out, " %s", presets[i].name);
   fprintf(out, "\n");
+}
+
+void sg_config_timing(const struct sg_config *cfg, struct sg_timing_config *t) {
+#define SG_TCFG(name, type, def, help) t->name = cfg->name;
+#include "sg_timing_config.def"
+#undef SG_TCFG
 }
 
 uint32_t sg_config_max_work_group_size(const struct sg_config *cfg) {

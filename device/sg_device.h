@@ -10,6 +10,16 @@
 #include "sg_compiler.h"
 
 /* ---- Configuration (sg_config.def: SG_CFG(name, type, default, "help")) -- */
+
+/* How launches run (config key `mode`): the functional core alone, as fast
+ * as it goes, or cycle by cycle through the timing model. */
+#define SG_MODES(X) X(FUNCTIONAL, functional) X(TIMING, timing)
+enum sg_mode {
+#define X(e, n) SG_MODE_##e,
+  SG_MODES(X)
+#undef X
+};
+
 struct sg_config {
 #define SG_CFG(name, type, def, help) type name;
 #include "sg_config.def"
@@ -30,6 +40,8 @@ void sg_config_help(FILE *out); /* every key with its help and default, the pres
 /* One JSON object {"cores": 8, ...} (no newline), for stats files. */
 void sg_config_print_json(const struct sg_config *cfg, FILE *out);
 uint32_t sg_config_max_work_group_size(const struct sg_config *cfg);
+/* The timing model's numbers (sim/sg_timing_config.def) of cfg. */
+void sg_config_timing(const struct sg_config *cfg, struct sg_timing_config *t);
 
 /* Where a key's value came from (softgpu config). */
 struct sg_config_origin {
@@ -131,6 +143,9 @@ struct sg_launch {
 
 struct sg_launch_result {
   struct sg_stats stats;             /* when launch->stats */
+  bool timed;                        /* timing mode: */
+  struct sg_timing_result timing;    /*   cycles and what explains them */
+  uint64_t device_ns;                /*   simulated time: cycles / clock_mhz */
   struct sg_fault fault;             /* kind != SG_FAULT_NONE when SG_EFAULT */
   uint32_t fault_ctaid[3];
   char message[512];                 /* one clear sentence on failure */

@@ -48,8 +48,13 @@ enum sg_status sg_core_create(const struct sg_sim_config *cfg, uint32_t id,
   if (!c)
     return SG_ENOMEM;
   c->cfg = *cfg;
+  c->cfg.cta_slots = cfg->cta_slots ? cfg->cta_slots : 1;
   c->id = id;
   c->reconv = sg_reconv_policy_ops(cfg->reconv);
+  if (!(c->ctas = calloc(c->cfg.cta_slots, sizeof *c->ctas))) {
+    free(c);
+    return SG_ENOMEM;
+  }
   *out = c;
   return SG_OK;
 }
@@ -60,6 +65,7 @@ void sg_core_destroy(struct sg_core *c) {
   for (uint32_t i = 0; i < c->nwarps_alloc; i++)
     free(c->warps[i]);
   free(c->warps);
+  free(c->ctas);
   free(c);
 }
 
@@ -86,14 +92,24 @@ static enum sg_status ensure_warps(struct sg_core *c, uint32_t n) {
     return SG_ENOMEM;
   c->warps = ws;
   size_t size = (sizeof(struct sg_warp) + c->reconv->state_size + 63) / 64 * 64;
-  for (; c->nwarps_alloc < n; c->nwarps_alloc++)
+  for (; c->nwarps_alloc < n; c->nwarps_alloc++) {
     if (!(ws[c->nwarps_alloc] = aligned_alloc(64, size)))
       return SG_ENOMEM;
+    ws[c->nwarps_alloc]->cta = NULL; /* a free slot */
+  }
   return SG_OK;
+}
+
+/* The time of the CTA's events: the core's clock when a timing model
+ * drives it, else the warp instructions the CTA ran. */
+static uint64_t time_of(const struct sg_core *c, const struct sg_cta_slot *cs) {
+  return c->timed ? c->now : cs->insns;
 }
 
 static void warp_init(struct sg_core *c, struct sg_warp *w, struct sg_cta_slot *cs,
                       uint32_t id) {
+  /* (a warp slot's registers hold whatever its last CTA left: zeroing the
+   * rows the code names is what makes every CTA start alike) */
   const struct sg_cta_desc *d = cs->desc;
   unsigned ws = c->cfg.warp_size;
   /* Only registers the code names can be read: zeroing all 64 rows of every
@@ -178,8 +194,8 @@ bool sg_core_report(struct sg_core *c, const struct sg_warp *w, enum sg_fault_ki
 
 bool sg_core_finding(struct sg_core *c, uint32_t warp, unsigned lane, uint64_t pc,
                      enum sg_fault_kind kind, uint64_t addr, uint32_t size, const char *fmt, ...) {
-  const struct sg_cta_slot *cs = &c->cta;
-  if (c->stopped || warp >= cs->num_warps)
+  const struct sg_cta_slot *cs = c->cur;
+  if (c->stopped || !cs || warp >= cs->num_warps)
     return !c->stopped;
   char what[sizeof c->fault->what];
   va_list ap;
@@ -259,7 +275,7 @@ static bool barrier_release(struct sg_core *c, struct sg_cta_slot *cs) {
   cs->at_barrier = 0;
   if (c->nhooks)
     sg_core_emit(c, cs, NULL,
-                 (struct sg_event){.kind = SG_EV_BARRIER_RELEASE, .time = cs->insns,
+                 (struct sg_event){.kind = SG_EV_BARRIER_RELEASE, .time = time_of(c, cs),
                                    .pc = lead->barrier_pc, .arg = cs->slot});
   return true;
 }
@@ -270,12 +286,12 @@ static void warp_stopped(struct sg_core *c, struct sg_cta_slot *cs, struct sg_wa
   if (w->state == SG_WARP_BARRIER) {
     cs->at_barrier++;
     if (c->nhooks)
-      sg_core_emit(c, cs, w, (struct sg_event){.kind = SG_EV_BARRIER_WAIT, .time = cs->insns,
+      sg_core_emit(c, cs, w, (struct sg_event){.kind = SG_EV_BARRIER_WAIT, .time = time_of(c, cs),
                                            .pc = w->barrier_pc, .arg = cs->slot});
   } else if (w->state == SG_WARP_DONE) {
     cs->running--;
     if (c->nhooks)
-      sg_core_emit(c, cs, w, (struct sg_event){.kind = SG_EV_WARP_END, .time = cs->insns});
+      sg_core_emit(c, cs, w, (struct sg_event){.kind = SG_EV_WARP_END, .time = time_of(c, cs)});
   }
 }
 
@@ -311,34 +327,54 @@ static enum sg_status run(struct sg_core *c, struct sg_cta_slot *cs) {
   return SG_OK;
 }
 
-enum sg_status sg_core_run_cta(struct sg_core *c, const struct sg_code *code,
-                               const struct sg_cta_desc *cta, const struct sg_memmap *mem,
-                               struct sg_findings *findings, struct sg_fault *fault) {
-  static const struct sg_region none;
-  if (!c || !code || !cta || !mem || !fault || !cta_valid(c, cta))
-    return SG_EINVAL;
-  enum sg_status s = ensure_warps(c, cta->num_warps);
-  if (s != SG_OK)
-    return s;
+void sg_core_bind(struct sg_core *c, const struct sg_code *code, struct sg_findings *findings,
+                  struct sg_fault *fault) {
   memset(fault, 0, sizeof(*fault));
   c->stopped = false;
   c->code = code;
   c->fault = fault;
   c->findings = findings;
-  struct sg_cta_slot *cs = &c->cta;
+  for (uint32_t i = 0; i < c->cfg.cta_slots; i++)
+    c->ctas[i].desc = NULL;
+  for (uint32_t i = 0; i < c->nwarps_alloc; i++)
+    c->warps[i]->cta = NULL;
+}
+
+/* Starts CTA cta in slot s with its warps in warp slots first .. */
+static void cta_start(struct sg_core *c, uint32_t s, const struct sg_cta_desc *cta,
+                      const struct sg_memmap *mem, uint32_t first) {
+  static const struct sg_region none;
+  struct sg_cta_slot *cs = &c->ctas[s];
   *cs = (struct sg_cta_slot){
       .desc = cta,
       .mem = *mem,
       .last = &none,
       .index = cta->ctaid[0] +
                (uint64_t)cta->nctaid[0] * (cta->ctaid[1] + (uint64_t)cta->nctaid[1] * cta->ctaid[2]),
+      .slot = s,
+      .first_warp = first,
       .num_warps = cta->num_warps};
   for (uint32_t i = 0; i < cta->num_warps; i++) {
-    warp_init(c, c->warps[i], cs, i);
-    cs->running += c->warps[i]->state != SG_WARP_DONE;
+    warp_init(c, c->warps[first + i], cs, i);
+    cs->running += c->warps[first + i]->state != SG_WARP_DONE;
   }
   if (c->nhooks)
-    sg_core_emit(c, cs, NULL, (struct sg_event){.kind = SG_EV_CTA_START, .arg = cta->num_warps});
+    sg_core_emit(c, cs, NULL,
+                 (struct sg_event){.kind = SG_EV_CTA_START, .time = time_of(c, cs),
+                                   .arg = cta->num_warps});
+}
+
+enum sg_status sg_core_run_cta(struct sg_core *c, const struct sg_code *code,
+                               const struct sg_cta_desc *cta, const struct sg_memmap *mem,
+                               struct sg_findings *findings, struct sg_fault *fault) {
+  if (!c || !code || !cta || !mem || !fault || !cta_valid(c, cta))
+    return SG_EINVAL;
+  enum sg_status s = ensure_warps(c, cta->num_warps);
+  if (s != SG_OK)
+    return s;
+  sg_core_bind(c, code, findings, fault);
+  cta_start(c, 0, cta, mem, 0);
+  struct sg_cta_slot *cs = c->cur = &c->ctas[0];
   /* The FP semantics assume the default environment; the host's is kept. */
   fenv_t host_env;
   feholdexcept(&host_env);
@@ -346,6 +382,132 @@ enum sg_status sg_core_run_cta(struct sg_core *c, const struct sg_code *code,
   s = run(c, cs);
   fesetenv(&host_env);
   if (c->nhooks)
-    sg_core_emit(c, cs, NULL, (struct sg_event){.kind = SG_EV_CTA_END, .time = cs->insns});
+    sg_core_emit(c, cs, NULL,
+                 (struct sg_event){.kind = SG_EV_CTA_END, .time = time_of(c, cs)});
+  cs->desc = NULL;
   return c->stopped ? SG_EFAULT : s;
+}
+
+/* ---- Driving the core one warp instruction at a time --------------------- */
+
+int32_t sg_core_cta_place(struct sg_core *c, const struct sg_cta_desc *cta,
+                          const struct sg_memmap *mem, uint32_t *first_warp) {
+  if (!cta_valid(c, cta) || (c->cfg.warp_slots && cta->num_warps > c->cfg.warp_slots))
+    return -2;
+  int32_t s = -1;
+  for (uint32_t i = 0; i < c->cfg.cta_slots && s < 0; i++)
+    if (!c->ctas[i].desc)
+      s = (int32_t)i;
+  uint32_t slots = c->cfg.warp_slots ? c->cfg.warp_slots : cta->num_warps, run = 0, first = 0;
+  for (uint32_t w = 0; s >= 0 && w < slots && run < cta->num_warps; w++) {
+    bool free = w >= c->nwarps_alloc || !c->warps[w]->cta;
+    run = free ? run + 1 : 0;
+    first = free && run == 1 ? w : first;
+  }
+  if (s < 0 || run < cta->num_warps || ensure_warps(c, first + cta->num_warps) != SG_OK)
+    return -1;
+  cta_start(c, (uint32_t)s, cta, mem, first);
+  *first_warp = first;
+  return s;
+}
+
+void sg_core_set_time(struct sg_core *c, uint64_t now) {
+  c->timed = true;
+  c->now = now;
+}
+
+static struct sg_warp *slot_warp(const struct sg_core *c, uint32_t w) {
+  return w < c->nwarps_alloc && c->warps[w]->cta ? c->warps[w] : NULL;
+}
+
+static enum sg_warp_status status_of(const struct sg_core *c, const struct sg_warp *w) {
+  if (!w)
+    return SG_WS_FREE;
+  if (c->stopped)
+    return SG_WS_FAULT;
+  switch (w->state) {
+  case SG_WARP_READY: return SG_WS_READY;
+  case SG_WARP_BARRIER: return SG_WS_BARRIER;
+  case SG_WARP_DONE: return SG_WS_DONE;
+  default: return SG_WS_FAULT;
+  }
+}
+
+enum sg_warp_status sg_core_warp_next(struct sg_core *c, uint32_t w, struct sg_next_insn *next) {
+  struct sg_warp *wp = slot_warp(c, w);
+  if (!wp || wp->state != SG_WARP_READY)
+    return status_of(c, wp);
+  uint64_t pc, mask;
+  c->cur = wp->cta;
+  enum sg_warp_state st = sg_warp_peek(c, wp, &pc, &mask);
+  if (st != SG_WARP_READY) { /* it had nothing left but arriving or leaving */
+    wp->state = st;
+    warp_stopped(c, wp->cta, wp);
+    return status_of(c, wp);
+  }
+  uint64_t idx = (pc - c->code->base) / 4;
+  next->pc = pc;
+  next->mask = mask;
+  next->uop = pc >= c->code->base && idx < c->code->n ? &c->code->uops[idx] : NULL;
+  return SG_WS_READY;
+}
+
+enum sg_warp_status sg_core_warp_step(struct sg_core *c, uint32_t w) {
+  struct sg_warp *wp = slot_warp(c, w);
+  if (!wp || wp->state != SG_WARP_READY)
+    return status_of(c, wp);
+  struct sg_cta_slot *cs = c->cur = wp->cta;
+  uint64_t limit = c->cfg.watchdog_insns ? c->cfg.watchdog_insns : UINT64_MAX;
+  if (cs->insns >= limit) {
+    sg_core_fault(c, wp, SG_FAULT_WATCHDOG, 0, 64, 0, 0,
+                  "ran past the watchdog limit of %llu warp instructions",
+                  (unsigned long long)limit);
+    c->stopped = true;
+    return SG_WS_FAULT;
+  }
+  wp->state = sg_warp_run(c, wp, 1);
+  if (wp->state == SG_WARP_FAULT)
+    c->stopped = true;
+  else
+    warp_stopped(c, cs, wp);
+  return status_of(c, wp);
+}
+
+bool sg_core_warp_yield(struct sg_core *c, uint32_t w) {
+  struct sg_warp *wp = slot_warp(c, w);
+  return wp && wp->state == SG_WARP_READY && c->reconv->yield &&
+         c->reconv->yield(wp->reconv, wp->lanes & ~wp->exited);
+}
+
+bool sg_core_cta_barrier_full(const struct sg_core *c, uint32_t s) {
+  const struct sg_cta_slot *cs = &c->ctas[s];
+  return cs->desc && cs->running > 0 && cs->at_barrier == cs->running;
+}
+
+bool sg_core_cta_release(struct sg_core *c, uint32_t s) {
+  struct sg_cta_slot *cs = c->cur = &c->ctas[s];
+  if (!barrier_release(c, cs) || c->stopped) {
+    c->stopped = true;
+    return false;
+  }
+  return true;
+}
+
+bool sg_core_cta_finish(struct sg_core *c, uint32_t s) {
+  struct sg_cta_slot *cs = &c->ctas[s];
+  if (!cs->desc || cs->running > 0)
+    return false;
+  if (c->nhooks)
+    sg_core_emit(c, cs, NULL,
+                 (struct sg_event){.kind = SG_EV_CTA_END, .time = time_of(c, cs)});
+  for (uint32_t i = 0; i < cs->num_warps; i++)
+    c->warps[cs->first_warp + i]->cta = NULL;
+  cs->desc = NULL;
+  return true;
+}
+
+void sg_core_atomic_complete(struct sg_core *c, uint32_t w, const struct sg_insn_record *r) {
+  struct sg_warp *wp = slot_warp(c, w);
+  if (wp)
+    sg_warp_atomics(wp, r);
 }

@@ -197,6 +197,10 @@ void sg_code_destroy(struct sg_code *c) {
   free(c);
 }
 
+uint32_t sg_code_registers(const struct sg_code *c) {
+  return (uint32_t)(__builtin_popcountll(c->x_used & ~1ull) + __builtin_popcountll(c->f_used));
+}
+
 bool sg_code_uop(const struct sg_code *c, uint64_t pc, struct sg_uop *out) {
   if (!in_code(c, pc))
     return false;

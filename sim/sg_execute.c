@@ -165,6 +165,64 @@ static void *amo_ptr(struct sg_core *c, const struct sg_warp *w, uint64_t pc, un
 AMO_MINMAX(amo_minmax32, uint32_t, int32_t)
 AMO_MINMAX(amo_minmax64, uint64_t, int64_t)
 
+#define SX32(v) ((uint64_t)(int64_t)(int32_t)(uint32_t)(v))
+
+/* One lane of an AMO, LR or SC at host pointer p (NULL: the lane's access
+ * was a survivable finding: an AMO or LR reads zero, an SC fails); returns
+ * the lane's rd (.w results sign-extended). */
+static uint64_t atomic_lane(struct sg_warp *w, enum sg_op op, unsigned l, void *p, uint64_t addr,
+                            uint64_t src) {
+  uint32_t *p32 = p, s32 = (uint32_t)src;
+  uint64_t *p64 = p, bit = 1ull << l;
+  switch (op) {
+  case SG_OP_LR_W:
+  case SG_OP_LR_D:
+    w->lr_addr[l] = addr;
+    w->lr_val[l] = !p ? 0 : op == SG_OP_LR_W ? __atomic_load_n(p32, __ATOMIC_SEQ_CST)
+                                             : __atomic_load_n(p64, __ATOMIC_SEQ_CST);
+    w->lr_valid = (w->lr_valid & ~bit) | (p ? bit : 0);
+    return op == SG_OP_LR_W ? SX32(w->lr_val[l]) : w->lr_val[l];
+  case SG_OP_SC_W:
+  case SG_OP_SC_D: {
+    /* compare-and-swap against the value the lane's LR read */
+    bool ok = p && (w->lr_valid & bit) && w->lr_addr[l] == addr;
+    uint32_t e32 = (uint32_t)w->lr_val[l];
+    uint64_t e64 = w->lr_val[l];
+    if (ok)
+      ok = op == SG_OP_SC_W ? __atomic_compare_exchange_n(p32, &e32, s32, false, __ATOMIC_SEQ_CST,
+                                                          __ATOMIC_SEQ_CST)
+                            : __atomic_compare_exchange_n(p64, &e64, src, false, __ATOMIC_SEQ_CST,
+                                                          __ATOMIC_SEQ_CST);
+    w->lr_valid &= ~bit;
+    return !ok;
+  }
+  default:
+    break;
+  }
+  if (!p)
+    return 0;
+  switch (op) {
+  case SG_OP_AMOSWAP_W: return SX32(__atomic_exchange_n(p32, s32, __ATOMIC_SEQ_CST));
+  case SG_OP_AMOADD_W: return SX32(__atomic_fetch_add(p32, s32, __ATOMIC_SEQ_CST));
+  case SG_OP_AMOXOR_W: return SX32(__atomic_fetch_xor(p32, s32, __ATOMIC_SEQ_CST));
+  case SG_OP_AMOAND_W: return SX32(__atomic_fetch_and(p32, s32, __ATOMIC_SEQ_CST));
+  case SG_OP_AMOOR_W: return SX32(__atomic_fetch_or(p32, s32, __ATOMIC_SEQ_CST));
+  case SG_OP_AMOMIN_W: return SX32(amo_minmax32(p32, s32, 0));
+  case SG_OP_AMOMAX_W: return SX32(amo_minmax32(p32, s32, 1));
+  case SG_OP_AMOMINU_W: return SX32(amo_minmax32(p32, s32, 2));
+  case SG_OP_AMOMAXU_W: return SX32(amo_minmax32(p32, s32, 3));
+  case SG_OP_AMOSWAP_D: return __atomic_exchange_n(p64, src, __ATOMIC_SEQ_CST);
+  case SG_OP_AMOADD_D: return __atomic_fetch_add(p64, src, __ATOMIC_SEQ_CST);
+  case SG_OP_AMOXOR_D: return __atomic_fetch_xor(p64, src, __ATOMIC_SEQ_CST);
+  case SG_OP_AMOAND_D: return __atomic_fetch_and(p64, src, __ATOMIC_SEQ_CST);
+  case SG_OP_AMOOR_D: return __atomic_fetch_or(p64, src, __ATOMIC_SEQ_CST);
+  case SG_OP_AMOMIN_D: return amo_minmax64(p64, src, 0);
+  case SG_OP_AMOMAX_D: return amo_minmax64(p64, src, 1);
+  case SG_OP_AMOMINU_D: return amo_minmax64(p64, src, 2);
+  default: return amo_minmax64(p64, src, 3); /* AMOMAXU_D: the decoder gives no other */
+  }
+}
+
 /* Is the instruction at pc sg.exit? */
 static inline bool exits_at(const struct sg_code *code, uint64_t pc) {
   uint64_t idx = (pc - code->base) / 4;
@@ -303,7 +361,6 @@ static double sfu64(unsigned fn, double a, double b) {
 #define X2 x2[l]
 #define S1 ((int64_t)x1[l])
 #define S2 ((int64_t)x2[l])
-#define SX32(v) ((uint64_t)(int64_t)(int32_t)(uint32_t)(v))
 #define F1S sg_f32(f1[l])
 #define F2S sg_f32(f2[l])
 #define F3S sg_f32(f3[l])
@@ -377,52 +434,28 @@ static double sfu64(unsigned fn, double a, double b) {
           memcpy(p_, &v_, sizeof v_);                                     \
       }                                                                   \
   } while (0)
-/* AMO: rd = old value (sign-extended for .w), memory = f(old, rs2); a
- * skipped lane reads zero. */
-#define AMO(T, ...)                                                       \
-  NOTE_MEM(SG_MEM_ATOMIC, sizeof(T));                                     \
-  FOR_LANES(l) {                                                          \
-    bool stop_ = false;                                                   \
-    T *p_ = amo_ptr(c, w, pc, l, x1[l], sizeof(T), &stop_);               \
-    T s_ = (T)x2[l], o_ = 0;                                              \
-    if (stop_)                                                            \
-      FAULT();                                                            \
-    if (p_)                                                               \
-      o_ = (__VA_ARGS__);                                                 \
-    xd[l] = sizeof(T) == 4 ? SX32(o_) : (uint64_t)o_;                     \
-  }
-#define AMO_W(fn) AMO(uint32_t, fn(p_, s_, __ATOMIC_SEQ_CST))
-#define AMO_D(fn) AMO(uint64_t, fn(p_, s_, __ATOMIC_SEQ_CST))
-#define LR(T)                                                             \
-  NOTE_MEM(SG_MEM_ATOMIC, sizeof(T));                                     \
-  FOR_LANES(l) {                                                          \
-    bool stop_ = false;                                                   \
-    T *p_ = amo_ptr(c, w, pc, l, x1[l], sizeof(T), &stop_);               \
-    T v_ = 0;                                                             \
-    if (stop_)                                                            \
-      FAULT();                                                            \
-    if (p_)                                                               \
-      v_ = __atomic_load_n(p_, __ATOMIC_SEQ_CST);                         \
-    w->lr_addr[l] = x1[l], w->lr_val[l] = v_;                             \
-    w->lr_valid = (w->lr_valid & ~(1ull << l)) | (uint64_t)(p_ != NULL) << l; \
-    xd[l] = sizeof(T) == 4 ? SX32(v_) : (uint64_t)v_;                     \
-  }
-/* SC: compare-and-swap against the value the lane's LR read; a skipped
- * lane fails. */
-#define SC(T)                                                             \
-  NOTE_MEM(SG_MEM_ATOMIC, sizeof(T));                                     \
-  FOR_LANES(l) {                                                          \
-    bool stop_ = false;                                                   \
-    T *p_ = amo_ptr(c, w, pc, l, x1[l], sizeof(T), &stop_);               \
-    T e_ = (T)w->lr_val[l];                                               \
-    if (stop_)                                                            \
-      FAULT();                                                            \
-    bool ok_ = p_ && (w->lr_valid >> l & 1) && w->lr_addr[l] == x1[l] &&  \
-               __atomic_compare_exchange_n(p_, &e_, (T)x2[l], false,      \
-                                           __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
-    w->lr_valid &= ~(1ull << l);                                          \
-    xd[l] = !ok_;                                                         \
-  }
+/* AMO, LR and SC, lane by lane through atomic_lane. With atomics deferred
+ * (timing mode), one on global memory is only checked here and its
+ * operands recorded: the timing model performs it at the L2, in a
+ * deterministic order, through sg_core_atomic_complete. */
+#define ATOMIC(T)                                                         \
+  do {                                                                    \
+    NOTE_MEM(SG_MEM_ATOMIC, sizeof(T));                                   \
+    bool defer_ = observed && c->cfg.defer_global_atomics &&              \
+                  c->rec.space == SG_SPACE_GLOBAL;                        \
+    FOR_LANES(l) {                                                        \
+      bool stop_ = false;                                                 \
+      void *p_ = amo_ptr(c, w, pc, l, x1[l], sizeof(T), &stop_);          \
+      if (stop_)                                                          \
+        FAULT();                                                          \
+      if (defer_)                                                         \
+        c->rec.data[l] = x2[l];                                           \
+      else                                                                \
+        xd[l] = atomic_lane(w, u->op, l, p_, x1[l], x2[l]);               \
+    }                                                                     \
+    if (observed)                                                         \
+      c->rec.deferred = defer_;                                           \
+  } while (0)
 
 /* FP ops on the host FPU: the plain loop in the default case (RNE, flags
  * unobservable), else lane by lane with the lane's rounding mode and flags. */
@@ -513,6 +546,58 @@ static enum sg_warp_state arrive(struct sg_core *c, struct sg_warp *w, const str
   return SG_WARP_BARRIER;
 }
 
+/* What the warp does next: READY with the path to run in *path, or the
+ * state it reached (every lane exited, arrived at a barrier, deadlocked).
+ * The policy's events go to the consumers when log is given. */
+static enum sg_warp_state next_path(struct sg_core *c, struct sg_warp *w, struct sg_path *path,
+                                    struct sg_reconv_log *log, uint64_t time) {
+  uint64_t live = w->lanes & ~w->exited;
+  enum sg_warp_state st = SG_WARP_READY;
+  switch (c->reconv->next(w->reconv, live, path, log)) {
+  case SG_NEXT_RUN:
+    break;
+  case SG_NEXT_DONE:
+    st = SG_WARP_DONE;
+    break;
+  case SG_NEXT_BARRIER:
+    st = arrive(c, w, path, live);
+    break;
+  case SG_NEXT_DEADLOCK: {
+    unsigned other = (unsigned)__builtin_ctzll(live & ~path->mask);
+    sg_core_fault(c, w, SG_FAULT_BARRIER_DEADLOCK, path->pc, other, 0, 0,
+                  "barrier reached by lanes 0x%llx of warp %u while lane %u waits to "
+                  "rejoin them",
+                  (unsigned long long)path->mask, w->id, other);
+    st = SG_WARP_FAULT;
+    break;
+  }
+  }
+  if (log)
+    flush_log(c, w, log, time);
+  return st;
+}
+
+enum sg_warp_state sg_warp_peek(struct sg_core *c, struct sg_warp *w, uint64_t *pc,
+                                uint64_t *mask) {
+  struct sg_reconv_log log = {0};
+  struct sg_path path;
+  enum sg_warp_state st =
+      next_path(c, w, &path, c->nhooks ? &log : NULL, c->timed ? c->now : w->cta->insns);
+  *pc = path.pc;
+  *mask = path.mask;
+  return st;
+}
+
+void sg_warp_atomics(struct sg_warp *w, const struct sg_insn_record *r) {
+  const struct sg_uop *u = r->uop;
+  for (uint64_t m = r->mask; m; m &= m - 1) {
+    unsigned l = (unsigned)__builtin_ctzll(m);
+    /* checked when it issued: a lane whose address was a finding reads zero */
+    void *p = xlate(w->cta, r->addr[l], r->size, SG_PERM_R | SG_PERM_W);
+    w->x[u->rd][l] = atomic_lane(w, u->op, l, p, r->addr[l], r->data[l]);
+  }
+}
+
 /* The interpreter, built twice from this source (sg_warp_run picks one per
  * call): `observed` false is the fast loop, true fills c->rec and hands it
  * and the policy's events to the consumers. */
@@ -527,32 +612,14 @@ run_warp(struct sg_core *c, struct sg_warp *w, uint64_t budget, const bool obser
   const uint64_t nbytes = code->n * 4;
   struct sg_reconv_log log = {0}, *lp = observed ? &log : NULL;
   struct sg_path path;
-  uint64_t pc, mask, rpc, live, n = 0;
+  uint64_t pc, mask, rpc, n = 0;
   uint32_t frame, rframe; /* call depth of the path and of its reconvergence point */
   enum sg_warp_state st = SG_WARP_READY;
 
 reload:
-  live = w->lanes & ~w->exited;
-  switch (ops->next(rs, live, &path, lp)) {
-  case SG_NEXT_RUN:
-    break;
-  case SG_NEXT_DONE:
-    st = SG_WARP_DONE;
+  st = next_path(c, w, &path, lp, c->timed ? c->now : cs->insns + n);
+  if (st != SG_WARP_READY)
     goto out;
-  case SG_NEXT_BARRIER:
-    st = arrive(c, w, &path, live);
-    goto out;
-  case SG_NEXT_DEADLOCK: {
-    unsigned other = (unsigned)__builtin_ctzll(live & ~path.mask);
-    sg_core_fault(c, w, SG_FAULT_BARRIER_DEADLOCK, path.pc, other, 0, 0,
-                  "barrier reached by lanes 0x%llx of warp %u while lane %u waits to "
-                  "rejoin them",
-                  (unsigned long long)path.mask, w->id, other);
-    FAULT();
-  }
-  }
-  if (observed)
-    flush_log(c, w, &log, cs->insns + n);
   pc = path.pc;
   mask = path.mask;
   rpc = path.reconv_pc;
@@ -576,7 +643,7 @@ reload:
     uint64_t npc = pc + 4;
     if (observed) {
       struct sg_insn_record *r = &c->rec;
-      r->time = cs->insns + n;
+      r->time = c->timed ? c->now : cs->insns + n;
       r->cta = cs->index;
       r->core = cs->desc->core_id;
       r->warp = w->id;
@@ -704,28 +771,28 @@ reload:
     vmcase(REMUW)  /* rd = sext32(rs1 %u rs2), 32-bit */
       ACTIVE(xd[l] = (uint32_t)X2 == 0 ? SX32(X1) : SX32((uint32_t)X1 % (uint32_t)X2)); vmbreak;
     /* ---- A ---- */
-    vmcase(LR_W)   /* rd = M32[rs1]; reserve */ LR(uint32_t); vmbreak;
-    vmcase(LR_D)   /* rd = M64[rs1]; reserve */ LR(uint64_t); vmbreak;
-    vmcase(SC_W)   /* M32[rs1] = rs2 if still reserved value; rd = failed */ SC(uint32_t); vmbreak;
-    vmcase(SC_D)   /* M64[rs1] = rs2 if still reserved value; rd = failed */ SC(uint64_t); vmbreak;
-    vmcase(AMOSWAP_W) /* rd = M32[rs1]; M32[rs1] = rs2 */ AMO_W(__atomic_exchange_n); vmbreak;
-    vmcase(AMOADD_W)  /* rd = M32[rs1]; M32[rs1] += rs2 */ AMO_W(__atomic_fetch_add); vmbreak;
-    vmcase(AMOXOR_W)  /* rd = M32[rs1]; M32[rs1] ^= rs2 */ AMO_W(__atomic_fetch_xor); vmbreak;
-    vmcase(AMOAND_W)  /* rd = M32[rs1]; M32[rs1] &= rs2 */ AMO_W(__atomic_fetch_and); vmbreak;
-    vmcase(AMOOR_W)   /* rd = M32[rs1]; M32[rs1] |= rs2 */ AMO_W(__atomic_fetch_or); vmbreak;
-    vmcase(AMOMIN_W)  /* rd = M32[rs1]; M32[rs1] = min_s */ AMO(uint32_t, amo_minmax32(p_, s_, 0)); vmbreak;
-    vmcase(AMOMAX_W)  /* rd = M32[rs1]; M32[rs1] = max_s */ AMO(uint32_t, amo_minmax32(p_, s_, 1)); vmbreak;
-    vmcase(AMOMINU_W) /* rd = M32[rs1]; M32[rs1] = min_u */ AMO(uint32_t, amo_minmax32(p_, s_, 2)); vmbreak;
-    vmcase(AMOMAXU_W) /* rd = M32[rs1]; M32[rs1] = max_u */ AMO(uint32_t, amo_minmax32(p_, s_, 3)); vmbreak;
-    vmcase(AMOSWAP_D) /* rd = M64[rs1]; M64[rs1] = rs2 */ AMO_D(__atomic_exchange_n); vmbreak;
-    vmcase(AMOADD_D)  /* rd = M64[rs1]; M64[rs1] += rs2 */ AMO_D(__atomic_fetch_add); vmbreak;
-    vmcase(AMOXOR_D)  /* rd = M64[rs1]; M64[rs1] ^= rs2 */ AMO_D(__atomic_fetch_xor); vmbreak;
-    vmcase(AMOAND_D)  /* rd = M64[rs1]; M64[rs1] &= rs2 */ AMO_D(__atomic_fetch_and); vmbreak;
-    vmcase(AMOOR_D)   /* rd = M64[rs1]; M64[rs1] |= rs2 */ AMO_D(__atomic_fetch_or); vmbreak;
-    vmcase(AMOMIN_D)  /* rd = M64[rs1]; M64[rs1] = min_s */ AMO(uint64_t, amo_minmax64(p_, s_, 0)); vmbreak;
-    vmcase(AMOMAX_D)  /* rd = M64[rs1]; M64[rs1] = max_s */ AMO(uint64_t, amo_minmax64(p_, s_, 1)); vmbreak;
-    vmcase(AMOMINU_D) /* rd = M64[rs1]; M64[rs1] = min_u */ AMO(uint64_t, amo_minmax64(p_, s_, 2)); vmbreak;
-    vmcase(AMOMAXU_D) /* rd = M64[rs1]; M64[rs1] = max_u */ AMO(uint64_t, amo_minmax64(p_, s_, 3)); vmbreak;
+    vmcase(LR_W)   /* rd = M32[rs1]; reserve */ ATOMIC(uint32_t); vmbreak;
+    vmcase(LR_D)   /* rd = M64[rs1]; reserve */ ATOMIC(uint64_t); vmbreak;
+    vmcase(SC_W)   /* M32[rs1] = rs2 if still reserved value; rd = failed */ ATOMIC(uint32_t); vmbreak;
+    vmcase(SC_D)   /* M64[rs1] = rs2 if still reserved value; rd = failed */ ATOMIC(uint64_t); vmbreak;
+    vmcase(AMOSWAP_W) /* rd = M32[rs1]; M32[rs1] = rs2 */ ATOMIC(uint32_t); vmbreak;
+    vmcase(AMOADD_W)  /* rd = M32[rs1]; M32[rs1] += rs2 */ ATOMIC(uint32_t); vmbreak;
+    vmcase(AMOXOR_W)  /* rd = M32[rs1]; M32[rs1] ^= rs2 */ ATOMIC(uint32_t); vmbreak;
+    vmcase(AMOAND_W)  /* rd = M32[rs1]; M32[rs1] &= rs2 */ ATOMIC(uint32_t); vmbreak;
+    vmcase(AMOOR_W)   /* rd = M32[rs1]; M32[rs1] |= rs2 */ ATOMIC(uint32_t); vmbreak;
+    vmcase(AMOMIN_W)  /* rd = M32[rs1]; M32[rs1] = min_s */ ATOMIC(uint32_t); vmbreak;
+    vmcase(AMOMAX_W)  /* rd = M32[rs1]; M32[rs1] = max_s */ ATOMIC(uint32_t); vmbreak;
+    vmcase(AMOMINU_W) /* rd = M32[rs1]; M32[rs1] = min_u */ ATOMIC(uint32_t); vmbreak;
+    vmcase(AMOMAXU_W) /* rd = M32[rs1]; M32[rs1] = max_u */ ATOMIC(uint32_t); vmbreak;
+    vmcase(AMOSWAP_D) /* rd = M64[rs1]; M64[rs1] = rs2 */ ATOMIC(uint64_t); vmbreak;
+    vmcase(AMOADD_D)  /* rd = M64[rs1]; M64[rs1] += rs2 */ ATOMIC(uint64_t); vmbreak;
+    vmcase(AMOXOR_D)  /* rd = M64[rs1]; M64[rs1] ^= rs2 */ ATOMIC(uint64_t); vmbreak;
+    vmcase(AMOAND_D)  /* rd = M64[rs1]; M64[rs1] &= rs2 */ ATOMIC(uint64_t); vmbreak;
+    vmcase(AMOOR_D)   /* rd = M64[rs1]; M64[rs1] |= rs2 */ ATOMIC(uint64_t); vmbreak;
+    vmcase(AMOMIN_D)  /* rd = M64[rs1]; M64[rs1] = min_s */ ATOMIC(uint64_t); vmbreak;
+    vmcase(AMOMAX_D)  /* rd = M64[rs1]; M64[rs1] = max_s */ ATOMIC(uint64_t); vmbreak;
+    vmcase(AMOMINU_D) /* rd = M64[rs1]; M64[rs1] = min_u */ ATOMIC(uint64_t); vmbreak;
+    vmcase(AMOMAXU_D) /* rd = M64[rs1]; M64[rs1] = max_u */ ATOMIC(uint64_t); vmbreak;
     /* ---- F and D ---- */
     vmcase(FLW)    /* fd = box(M32[rs1 + imm]) */ LOAD(uint32_t, fd[l] = 0xffffffff00000000ull | v_); vmbreak;
     vmcase(FLD)    /* fd = M64[rs1 + imm] */      LOAD(uint64_t, fd[l] = v_); vmbreak;

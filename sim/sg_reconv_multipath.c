@@ -207,6 +207,22 @@ static void mp_release(void *st) {
     }
 }
 
+/* The next split after the running one, in creation order, that can run;
+ * call next() afterwards, which settles it. */
+static bool mp_yield(void *st, uint64_t live) {
+  struct tables *t = st;
+  if (t->cur < 0)
+    return false;
+  for (uint32_t k = 1; k < t->nsplit; k++) {
+    uint32_t i = ((uint32_t)t->cur + k) % t->nsplit;
+    if (!t->s[i].waiting && (t->s[i].mask & live)) {
+      t->cur = (int32_t)i;
+      return true;
+    }
+  }
+  return false;
+}
+
 const struct sg_reconv_ops sg_reconv_multipath = {
     .name = "mpipdom",
     .state_size = sizeof(struct tables),
@@ -217,4 +233,5 @@ const struct sg_reconv_ops sg_reconv_multipath = {
     .returned = mp_returned,
     .wait = mp_wait,
     .release = mp_release,
+    .yield = mp_yield,
 };

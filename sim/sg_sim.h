@@ -181,6 +181,9 @@ void sg_code_destroy(struct sg_code *code);
 bool sg_code_uop(const struct sg_code *code, uint64_t pc, struct sg_uop *out);
 /* Reconvergence PC of the branch at pc (SG_RECONV_EXIT when not in the table). */
 uint64_t sg_code_reconv(const struct sg_code *code, uint64_t pc);
+/* Registers a lane needs for this code: the x and f registers any of its
+ * instructions names (x0 aside). */
+uint32_t sg_code_registers(const struct sg_code *code);
 
 /* ---- Memory ------------------------------------------------------------ */
 
@@ -251,6 +254,16 @@ enum sg_reconv_policy {
   SG_RECONV_NUM_POLICIES
 };
 
+/* Warp scheduling policies of the timing mode (config key `sched`):
+ * loose round robin, greedy then oldest, two-level, Vortex's masks. */
+#define SG_SCHED_POLICIES(X) X(LRR, lrr) X(GTO, gto) X(TWO_LEVEL, two_level) X(VORTEX, vortex)
+enum sg_sched_policy {
+#define X(e, n) SG_SCHED_##e,
+  SG_SCHED_POLICIES(X)
+#undef X
+  SG_SCHED_NUM
+};
+
 /* "ipdom", "mpipdom"; NULL for a value that is not a policy. */
 const char *sg_reconv_policy_name(enum sg_reconv_policy policy);
 
@@ -260,6 +273,12 @@ struct sg_sim_config {
   uint64_t watchdog_insns;   /* warp instructions per CTA before a watchdog fault; 0 = none */
   bool strict;               /* every finding ends the CTA, as fatal faults do */
   enum sg_reconv_policy reconv;
+  /* Timing mode: warp and CTA slots of a core (0: as many as one CTA needs,
+   * one CTA at a time), and atomics on global memory performed later, at
+   * the memory model's L2 (sg_core_atomic_complete), not when they issue. */
+  uint32_t warp_slots, cta_slots;
+  bool defer_global_atomics;
+  enum sg_sched_policy sched; /* timing mode */
 };
 
 /* ---- Statistics (sg_stats.def) ----------------------------------------- */
@@ -299,6 +318,10 @@ struct sg_insn_record {
   uint64_t reconv_pc;        /* when they diverged: where they rejoin (SG_RECONV_EXIT: never) */
   /* sg.barrier */
   uint32_t barrier;          /* the barrier: the CTA's slot on the core */
+  /* atomics on global memory under defer_global_atomics: checked, not yet
+   * performed; data holds each lane's operand (rs2) */
+  bool deferred;
+  uint64_t data[SG_MAX_WARP_SIZE];
 };
 
 /* What happens between instructions. */
@@ -423,6 +446,146 @@ enum sg_status sg_core_run_cta(struct sg_core *core, const struct sg_code *code,
                                const struct sg_cta_desc *cta,
                                const struct sg_memmap *mem, struct sg_findings *findings,
                                struct sg_fault *fault);
+
+/* ---- Driving the core one warp instruction at a time (timing mode) ------- */
+
+/* A timing model keeps several CTAs resident on a core (cta_slots, each a
+ * run of free warp slots out of warp_slots) and decides when each warp
+ * issues; the core executes the instruction when it does (functional
+ * first, as Vortex SimX) and hands its record to the consumers, the timing
+ * model being one. Warp slots are numbered 0 .. warp_slots - 1. */
+enum sg_warp_status {
+  SG_WS_FREE,    /* no CTA's warp in this slot */
+  SG_WS_READY,   /* has an instruction to run */
+  SG_WS_BARRIER, /* waits at its CTA's barrier */
+  SG_WS_DONE,    /* every lane exited; its CTA still runs */
+  SG_WS_FAULT    /* a fault ended its CTA (sg_core_bind's fault) */
+};
+struct sg_next_insn {
+  uint64_t pc, mask;
+  const struct sg_uop *uop;
+};
+
+/* For a launch: the code, where findings go (NULL: every finding is fatal)
+ * and the fault that ends a CTA. */
+void sg_core_bind(struct sg_core *core, const struct sg_code *code,
+                  struct sg_findings *findings, struct sg_fault *fault);
+/* Places CTA cta (with its view of memory, mem; both must outlive the CTA)
+ * in a free CTA slot and free warp slots, and returns the CTA slot; -1
+ * when there is no room; SG_EINVAL-like misuse (a bad descriptor) gives
+ * -2. The descriptor's warps take warp slots first_warp .. + num_warps. */
+int32_t sg_core_cta_place(struct sg_core *core, const struct sg_cta_desc *cta,
+                          const struct sg_memmap *mem, uint32_t *first_warp);
+/* The core's clock for the records and events consumers see. */
+void sg_core_set_time(struct sg_core *core, uint64_t now);
+/* What warp slot w runs next (settling reconvergence first). */
+enum sg_warp_status sg_core_warp_next(struct sg_core *core, uint32_t w, struct sg_next_insn *next);
+/* Runs warp slot w's next instruction; consumers get its record. */
+enum sg_warp_status sg_core_warp_step(struct sg_core *core, uint32_t w);
+/* Multi-path IPDOM: sets w's running path aside for another that can run;
+ * false when there is none (IPDOM: paths run one at a time). */
+bool sg_core_warp_yield(struct sg_core *core, uint32_t w);
+/* Barrier table: CTA slot s's barrier has every running warp waiting;
+ * release it (false: a finding about it ended the CTA). */
+bool sg_core_cta_barrier_full(const struct sg_core *core, uint32_t s);
+bool sg_core_cta_release(struct sg_core *core, uint32_t s);
+/* CTA slot s: every warp done? Then the slot and its warps are freed. */
+bool sg_core_cta_finish(struct sg_core *core, uint32_t s);
+/* Performs a deferred atomic (record r of warp slot w) lane by lane, in
+ * lane order, and writes the lanes' rd. */
+void sg_core_atomic_complete(struct sg_core *core, uint32_t w, const struct sg_insn_record *r);
+
+/* ---- Timing mode (sg_timing_config.def, sg_timing_stats.def) ------------ */
+
+struct sg_timing_config {
+#define SG_TCFG(name, type, def, help) type name;
+#include "sg_timing_config.def"
+#undef SG_TCFG
+};
+/* Is the machine consistent? NULL if so; else the name of the offending
+ * key, with why in `why` ("zero latency", "an L1 line smaller than a
+ * sector", "more schedulers than warps", ...). warp_slots: the warps a core
+ * holds in timing mode (0: not checked against the schedulers). */
+const char *sg_timing_config_check(const struct sg_timing_config *t, uint32_t warp_size,
+                                   uint32_t warp_slots, char *why, size_t len);
+
+enum sg_stall {
+#define SG_STALL(name, text) SG_STALL_##name,
+#include "sg_timing_stats.def"
+#undef SG_STALL
+  SG_NUM_STALLS
+};
+const char *sg_stall_name(enum sg_stall s); /* "ISSUED", "RAW_MEM", ... */
+
+struct sg_timing_stats {
+#define SG_TSTAT(name, kind, help) uint64_t name;
+#include "sg_timing_stats.def"
+#undef SG_TSTAT
+  uint64_t stalls[SG_NUM_STALLS]; /* scheduler slots by what they did */
+};
+/* Adds from into into (MAX counters: the larger). */
+void sg_timing_stats_add(struct sg_timing_stats *into, const struct sg_timing_stats *from);
+
+/* What a timed launch measured: the totals, each core's counters, the
+ * occupancy and a time series sampled every sample_cycles. */
+struct sg_timing_result {
+  struct sg_timing_stats total;
+  struct sg_timing_stats *core; /* cores entries */
+  uint32_t cores, sched_per_core, dram_channels;
+  uint32_t ctas_per_core;       /* CTAs one core held at once at most */
+  const char *occupancy_limit;  /* what bounded it: "cta_slots", "warp slots", ... */
+  uint32_t sample_cycles, nsamples;
+  uint32_t *sample_issued;      /* warp instructions issued in each interval, all cores */
+  uint32_t *sample_warps;       /* warps resident at the end of each interval, all cores */
+};
+void sg_timing_result_free(struct sg_timing_result *r);
+/* The result as JSON members ("cycles":..., "ipc":..., "stalls":{...},
+ * "cores":[...], "samples":{...}); no braces. */
+void sg_timing_result_print_json(const struct sg_timing_result *r, FILE *out);
+
+/* The timed machine: cores with their pipelines, the L2 and DRAM. */
+struct sg_gpu;
+enum sg_status sg_gpu_create(const struct sg_sim_config *sim, const struct sg_timing_config *t,
+                             uint32_t cores, struct sg_gpu **out);
+void sg_gpu_destroy(struct sg_gpu *g);
+
+/* One launch. CTA i runs on core i mod cores (each core takes its CTAs in
+ * order as its slots free up), at most ctas_per_core at once. cta() gives
+ * CTA `index` to run on `core` in its CTA slot `slot`: its descriptor and
+ * its view of memory (local window and stacks of that core and slot); it is
+ * called from the host thread running that core, and what it returns must
+ * stay valid until the CTA ends. */
+struct sg_gpu_launch {
+  const struct sg_code *code;
+  uint64_t num_ctas;
+  uint32_t ctas_per_core;
+  const char *occupancy_limit;
+  void (*cta)(void *ctx, uint64_t index, uint32_t core, uint32_t slot,
+              const struct sg_cta_desc **desc, const struct sg_memmap **mem);
+  void *ctx;
+  struct sg_hook *const *const *hooks; /* per core: its consumers (NULL: none) */
+  const uint32_t *nhooks;
+  struct sg_findings *findings;        /* per core (NULL: every finding is fatal) */
+  /* Called between quanta, from one thread (NULL: none): how far it got. */
+  void (*progress)(void *ctx, const struct sg_gpu *g);
+};
+uint64_t sg_gpu_cycles(const struct sg_gpu *g);     /* simulated so far */
+uint64_t sg_gpu_ctas_done(const struct sg_gpu *g);
+/* Occupancy: CTAs of threads_per_cta work-items using local_per_cta bytes
+ * of local memory (out of local_per_core) that one core can hold, and what
+ * limits it. */
+uint32_t sg_gpu_occupancy(const struct sg_gpu *g, const struct sg_code *code,
+                          uint32_t threads_per_cta, uint64_t local_per_cta,
+                          uint64_t local_per_core, const char **limit);
+/* Runs a launch on `threads` host threads: sg_gpu_start, then every one of
+ * them calls sg_gpu_work(g, k) (k = 0 .. threads - 1) and returns when the
+ * launch is done, then sg_gpu_finish gives the result: SG_OK, or SG_EFAULT
+ * with the fault of the lowest faulting CTA (*fault_cta) of the first
+ * quantum in which any CTA faulted. Cycles do not depend on `threads`. */
+enum sg_status sg_gpu_start(struct sg_gpu *g, const struct sg_gpu_launch *l, uint32_t threads);
+void sg_gpu_work(struct sg_gpu *g, uint32_t thread);
+enum sg_status sg_gpu_finish(struct sg_gpu *g, struct sg_timing_result *res,
+                             struct sg_fault *fault, uint64_t *fault_cta);
 
 /* ---- Traces -------------------------------------------------------------- */
 

@@ -94,6 +94,10 @@ struct sg_reconv_ops {
   /* The barrier the warp waited at was released: every waiting path goes on
    * after its barrier instruction. */
   void (*release)(void *st);
+  /* Sets the running path aside for another that can run (a timing model
+   * hides a path's latency with another's); false when there is none.
+   * NULL for a policy that runs one path at a time. */
+  bool (*yield)(void *st, uint64_t live);
 };
 extern const struct sg_reconv_ops sg_reconv_ipdom, sg_reconv_multipath;
 /* The ops of a policy (sg_sim_config.reconv). */
@@ -142,7 +146,10 @@ struct sg_core {
   const struct sg_reconv_ops *reconv;
   struct sg_warp **warps;       /* warp slots, allocated as CTAs need them */
   uint32_t nwarps_alloc;
-  struct sg_cta_slot cta;       /* the resident CTA (functional mode runs one at a time) */
+  struct sg_cta_slot *ctas;     /* CTA slots (cfg.cta_slots); desc NULL when free */
+  struct sg_cta_slot *cur;      /* the CTA whose warp runs (consumers' findings) */
+  bool timed;                   /* records carry `now` (sg_core_set_time) */
+  uint64_t now;
   const struct sg_code *code;
   struct sg_fault *fault;
   struct sg_findings *findings; /* NULL: every finding ends the CTA */
@@ -155,6 +162,11 @@ struct sg_core {
 /* Runs warp w for at most budget instructions; returns its new state
  * (READY when the budget ran out). */
 enum sg_warp_state sg_warp_run(struct sg_core *c, struct sg_warp *w, uint64_t budget);
+/* The PC and lanes warp w runs next (READY), or the state it reached. */
+enum sg_warp_state sg_warp_peek(struct sg_core *c, struct sg_warp *w, uint64_t *pc,
+                                uint64_t *mask);
+/* Performs deferred atomic r of warp w (sg_core_atomic_complete). */
+void sg_warp_atomics(struct sg_warp *w, const struct sg_insn_record *r);
 
 /* Hands an event of CTA cs to the consumers, with its ids and w's (w NULL:
  * CTA-wide). */

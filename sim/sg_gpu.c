@@ -1,0 +1,439 @@
+/* SPDX-License-Identifier: MIT */
+/* SIMT core (DESIGN.md section 4), timing mode: the machine. Cores run in
+ * cycle quanta on host threads, each core on its own; at the end of each
+ * quantum one thread serves the requests the cores sent to the shared L2
+ * and DRAM, in the order they arrive there (cycle, then core, then the
+ * core's own order), and hands each core its responses. A quantum is never
+ * longer than the quickest round trip to the L2 (2 noc_latency +
+ * l2_latency), so no response is due before the quantum that sees it, and
+ * the cycles do not depend on how many host threads there are. Atomics on
+ * global memory are performed there too, in that order. */
+#define _GNU_SOURCE
+#include "sg_timing.h"
+
+#include <fenv.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct sg_gpu {
+  struct sg_sim_config sim;
+  struct sg_timing_config t;
+  uint32_t cores;
+  struct sg_tcore **tc;
+  struct sg_l2 l2;
+  /* the launch running */
+  const struct sg_gpu_launch *l;
+  uint32_t threads;
+  pthread_barrier_t bar;
+  bool bar_ready;
+  uint64_t now, quantum, sample_every; /* sample_every: quanta per sample */
+  uint64_t quanta;
+  bool done;
+  struct sg_mem_req *merge;
+  size_t cap;
+  uint32_t *s_issued, *s_warps, nsamples, capsamples;
+  uint64_t watchdog_cta; /* a CTA running when the watchdog fired */
+  bool watchdog;
+};
+
+static const char *const stall_names[] = {
+#define SG_STALL(name, text) #name,
+#include "sg_timing_stats.def"
+#undef SG_STALL
+};
+
+const char *sg_stall_name(enum sg_stall s) {
+  return s < SG_NUM_STALLS ? stall_names[s] : "?";
+}
+
+enum { KIND_SUM, KIND_MAX };
+void sg_timing_stats_add(struct sg_timing_stats *into, const struct sg_timing_stats *from) {
+#define SUM KIND_SUM
+#define MAX KIND_MAX
+#define SG_TSTAT(name, kind, help)                                                            \
+  into->name = kind == KIND_MAX ? (from->name > into->name ? from->name : into->name)          \
+                                : into->name + from->name;
+#include "sg_timing_stats.def"
+#undef SG_TSTAT
+#undef SUM
+#undef MAX
+  for (int i = 0; i < SG_NUM_STALLS; i++)
+    into->stalls[i] += from->stalls[i];
+}
+
+/* ---- Configuration ------------------------------------------------------ */
+
+static bool pow2(uint64_t v) { return v && !(v & (v - 1)); }
+
+const char *sg_timing_config_check(const struct sg_timing_config *t, uint32_t warp_size,
+                                   uint32_t warp_slots, char *why, size_t len) {
+  (void)warp_size;
+  bool slots = warp_slots != 0; /* the machine's warp slots count (timing mode) */
+#define REQUIRE(key, cond, ...)                                                               \
+  do {                                                                                        \
+    if (!(cond)) {                                                                            \
+      snprintf(why, len, __VA_ARGS__);                                                        \
+      return #key;                                                                            \
+    }                                                                                         \
+  } while (0)
+#define LATENCY(key) REQUIRE(key, t->key >= 1 && t->key <= 100000, "must be 1..100000 cycles")
+  LATENCY(alu_latency); LATENCY(alu_ii); LATENCY(mul_latency); LATENCY(mul_ii);
+  LATENCY(div_latency); LATENCY(div_ii); LATENCY(fpu_latency); LATENCY(fpu_ii);
+  LATENCY(sfu_latency); LATENCY(sfu_ii); LATENCY(simt_latency); LATENCY(branch_latency);
+  LATENCY(tex_latency); LATENCY(icache_latency); LATENCY(l1_latency); LATENCY(const_latency);
+  LATENCY(smem_latency); LATENCY(noc_latency); LATENCY(l2_latency); LATENCY(dram_latency);
+  LATENCY(atomic_latency); LATENCY(lsu_ii);
+#undef LATENCY
+  REQUIRE(sched_per_core, t->sched_per_core >= 1 && t->sched_per_core <= 64, "must be 1..64");
+  REQUIRE(sched_per_core, !slots || t->sched_per_core <= warp_slots,
+          "must be at most %u (no more schedulers than warp slots)", warp_slots);
+  REQUIRE(sched_per_core, !slots || (warp_slots + t->sched_per_core - 1) / t->sched_per_core <= 64,
+          "too few for %u warp slots: a scheduler holds at most 64 warps", warp_slots);
+  REQUIRE(cta_slots, t->cta_slots >= 1 && t->cta_slots <= 1024, "must be 1..1024");
+  REQUIRE(ibuffer_size, t->ibuffer_size >= 1 && t->ibuffer_size <= SG_IBUF_MAX,
+          "must be 1..%u", SG_IBUF_MAX);
+  REQUIRE(fetch_width, t->fetch_width >= 1, "must be at least 1");
+  REQUIRE(collector_units, t->collector_units >= 1 && t->collector_units <= 256, "must be 1..256");
+  REQUIRE(reg_banks, t->reg_banks >= 1 && t->reg_banks <= 256, "must be 1..256");
+  REQUIRE(regs_per_core, t->regs_per_core >= 64, "must be at least 64");
+  REQUIRE(lsu_queue, t->lsu_queue >= 1 && t->lsu_queue <= 256, "must be 1..256");
+  REQUIRE(smem_banks, t->smem_banks >= 1 && t->smem_banks <= 64, "must be 1..64");
+  REQUIRE(smem_bank_bytes, pow2(t->smem_bank_bytes), "must be a power of two");
+  REQUIRE(dram_bytes_per_cycle, t->dram_bytes_per_cycle >= 1, "must be at least 1");
+  REQUIRE(dram_channels, t->dram_channels >= 1 && t->dram_channels <= 1024, "must be 1..1024");
+  REQUIRE(dram_banks, t->dram_banks >= 1 && t->dram_banks <= 1024, "must be 1..1024");
+  REQUIRE(dram_row_bytes, pow2(t->dram_row_bytes) && t->dram_row_bytes >= t->l2_line,
+          "must be a power of two, at least an L2 line");
+  REQUIRE(l2_banks, t->l2_banks >= 1 && t->l2_banks <= 1024, "must be 1..1024");
+  REQUIRE(l1_mshrs, t->l1_mshrs >= 1 && t->l1_mshrs <= 1024, "must be 1..1024");
+  /* caches: lines and sectors powers of two, a line at least a sector and
+   * at most 32 of them, the size whole sets of ways */
+#define CACHE(p, size, assoc, line, sector, ways_of)                                           \
+  REQUIRE(p##line, pow2(t->line) && t->line >= 4 && t->line <= 4096,                          \
+          "must be a power of two, 4..4096 bytes");                                          \
+  REQUIRE(p##line, t->line >= (sector) && t->line / (sector) <= 32,                           \
+          "must hold 1..32 sectors (an L1 line smaller than a sector?)");                     \
+  REQUIRE(p##assoc, t->assoc >= 1 && t->assoc <= 64, "must be 1..64");                        \
+  REQUIRE(p##size, t->size >= (uint64_t)t->line * t->assoc * (ways_of) &&                     \
+                       t->size % ((uint64_t)t->line * t->assoc * (ways_of)) == 0,           \
+          "must be a multiple of line x ways%s (%" PRIu64 " bytes)",                         \
+          (ways_of) > 1 ? " x banks" : "", (uint64_t)t->line * t->assoc * (ways_of));
+  REQUIRE(l1_sector, pow2(t->l1_sector) && t->l1_sector >= 4, "must be a power of two, at least 4");
+  REQUIRE(l2_sector, pow2(t->l2_sector) && t->l2_sector >= 4, "must be a power of two, at least 4");
+  CACHE(l1_, l1_size, l1_assoc, l1_line, t->l1_sector, 1);
+  CACHE(l2_, l2_size, l2_assoc, l2_line, t->l2_sector, t->l2_banks);
+  CACHE(icache_, icache_size, icache_assoc, icache_line, t->icache_line, 1);
+  CACHE(const_, const_size, const_assoc, const_line, t->const_line, 1);
+#undef CACHE
+  REQUIRE(l1_sector, t->l1_sector >= t->l2_sector && t->l1_sector % t->l2_sector == 0,
+          "must be a multiple of l2_sector (the L2 serves whole L1 sectors)");
+  return NULL;
+#undef REQUIRE
+}
+
+/* ---- The machine ----------------------------------------------------------- */
+
+enum sg_status sg_gpu_create(const struct sg_sim_config *sim, const struct sg_timing_config *t,
+                             uint32_t cores, struct sg_gpu **out) {
+  char why[160];
+  *out = NULL;
+  if (!cores || sg_timing_config_check(t, sim->warp_size, sim->warp_slots, why, sizeof why))
+    return SG_EINVAL;
+  struct sg_gpu *g = calloc(1, sizeof *g);
+  if (!g)
+    return SG_ENOMEM;
+  g->sim = *sim;
+  g->sim.defer_global_atomics = true;
+  g->sim.cta_slots = t->cta_slots;
+  g->t = *t;
+  g->cores = cores;
+  g->quantum = 2ull * t->noc_latency + t->l2_latency;
+  if (!(g->tc = calloc(cores, sizeof *g->tc)) || sg_l2_init(&g->l2, &g->t) != SG_OK) {
+    sg_gpu_destroy(g);
+    return SG_ENOMEM;
+  }
+  for (uint32_t c = 0; c < cores; c++)
+    if (sg_tcore_create(&g->t, &g->sim, c, &g->tc[c]) != SG_OK) {
+      sg_gpu_destroy(g);
+      return SG_ENOMEM;
+    }
+  *out = g;
+  return SG_OK;
+}
+
+void sg_gpu_destroy(struct sg_gpu *g) {
+  if (!g)
+    return;
+  for (uint32_t c = 0; g->tc && c < g->cores; c++)
+    sg_tcore_destroy(g->tc[c]);
+  free(g->tc);
+  sg_l2_free(&g->l2);
+  if (g->bar_ready)
+    pthread_barrier_destroy(&g->bar);
+  free(g->merge);
+  free(g->s_issued);
+  free(g->s_warps);
+  free(g);
+}
+
+uint32_t sg_gpu_occupancy(const struct sg_gpu *g, const struct sg_code *code,
+                          uint32_t threads_per_cta, uint64_t local_per_cta,
+                          uint64_t local_per_core, const char **limit) {
+  uint32_t ws = g->sim.warp_size, warps = (threads_per_cta + ws - 1) / ws;
+  uint64_t regs = (uint64_t)warps * ws * sg_code_registers(code);
+  struct {
+    uint64_t n;
+    const char *what;
+  } lim[] = {
+      {g->t.cta_slots, "cta_slots"},
+      {warps ? g->sim.warp_slots / warps : 0, "warp slots (warps_per_core)"},
+      {regs ? g->t.regs_per_core / regs : UINT64_MAX, "registers (regs_per_core)"},
+      {local_per_cta ? local_per_core / local_per_cta : UINT64_MAX,
+       "local memory (local_mem_per_core)"},
+  };
+  uint64_t best = UINT64_MAX;
+  *limit = lim[0].what;
+  for (size_t i = 0; i < sizeof lim / sizeof lim[0]; i++)
+    if (lim[i].n < best)
+      best = lim[i].n, *limit = lim[i].what;
+  return best > UINT32_MAX ? UINT32_MAX : (uint32_t)best;
+}
+
+enum sg_status sg_gpu_start(struct sg_gpu *g, const struct sg_gpu_launch *l, uint32_t threads) {
+  if (!threads || !l->ctas_per_core)
+    return SG_EINVAL;
+  threads = threads < g->cores ? threads : g->cores;
+  if (g->bar_ready)
+    pthread_barrier_destroy(&g->bar);
+  g->bar_ready = pthread_barrier_init(&g->bar, NULL, threads) == 0;
+  if (!g->bar_ready)
+    return SG_ENOMEM;
+  g->l = l;
+  g->threads = threads;
+  g->now = 0;
+  g->quanta = 0;
+  g->done = false;
+  g->watchdog = false;
+  g->nsamples = 0;
+  g->sample_every = g->t.sample_cycles ? (g->t.sample_cycles + g->quantum - 1) / g->quantum : 0;
+  sg_l2_clear(&g->l2);
+  for (uint32_t c = 0; c < g->cores; c++) {
+    sg_tcore_launch(g->tc[c], l, g->cores);
+    sg_tcore_set_policy(g->tc[c], g->sim.sched);
+  }
+  return SG_OK;
+}
+
+static int by_arrival(const void *a, const void *b) {
+  const struct sg_mem_req *x = a, *y = b;
+  if (x->cycle != y->cycle)
+    return x->cycle < y->cycle ? -1 : 1;
+  if (x->core != y->core)
+    return x->core < y->core ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void sample(struct sg_gpu *g) {
+  if (g->nsamples == g->capsamples) {
+    uint32_t cap = g->capsamples ? 2 * g->capsamples : 256;
+    uint32_t *a = realloc(g->s_issued, cap * sizeof *a), *b = a ? realloc(g->s_warps, cap * sizeof *b) : NULL;
+    if (a)
+      g->s_issued = a;
+    if (!a || !b)
+      return; /* samples are optional: the run goes on without more */
+    g->s_warps = b;
+    g->capsamples = cap;
+  }
+  uint32_t issued = 0, warps = 0;
+  for (uint32_t c = 0; c < g->cores; c++) {
+    uint32_t i, w;
+    sg_tcore_sample(g->tc[c], &i, &w);
+    issued += i;
+    warps += w;
+  }
+  g->s_issued[g->nsamples] = issued;
+  g->s_warps[g->nsamples++] = warps;
+}
+
+/* The end of a quantum, on one thread: the L2 serves every request in
+ * arrival order; then done, fault and watchdog are decided for all. */
+static void merge(struct sg_gpu *g) {
+  size_t n = 0;
+  for (uint32_t c = 0; c < g->cores; c++) {
+    uint32_t k;
+    sg_tcore_requests(g->tc[c], &k);
+    n += k;
+  }
+  if (n > g->cap) {
+    struct sg_mem_req *p = realloc(g->merge, n * sizeof *p);
+    if (!p)
+      abort(); /* requests of one quantum: nothing sensible to do without them */
+    g->merge = p, g->cap = n;
+  }
+  n = 0;
+  for (uint32_t c = 0; c < g->cores; c++) {
+    uint32_t k;
+    struct sg_mem_req *r = sg_tcore_requests(g->tc[c], &k);
+    memcpy(g->merge + n, r, k * sizeof *r);
+    n += k;
+    sg_tcore_clear_requests(g->tc[c]);
+  }
+  qsort(g->merge, n, sizeof *g->merge, by_arrival);
+  for (size_t i = 0; i < n; i++) {
+    const struct sg_mem_req *r = &g->merge[i];
+    struct sg_tcore *tc = g->tc[r->core];
+    if (r->atomic >= 0)
+      sg_tcore_atomic(tc, r->atomic);
+    uint64_t at = sg_l2_access(&g->l2, r, sg_tcore_stats(tc));
+    if (r->kind != SG_REQ_WRITE)
+      sg_tcore_respond(tc, &(struct sg_mem_resp){.cycle = at, .addr = r->addr, .tag = r->tag,
+                                                  .kind = r->kind});
+  }
+  g->now += g->quantum;
+  g->quanta++;
+  if (g->sample_every && g->quanta % g->sample_every == 0)
+    sample(g);
+  bool done = true, faulted = false;
+  for (uint32_t c = 0; c < g->cores; c++) {
+    done &= sg_tcore_done(g->tc[c]);
+    faulted |= sg_tcore_faulted(g->tc[c]);
+  }
+  if (!faulted && !done && g->t.watchdog_cycles && g->now >= g->t.watchdog_cycles)
+    g->watchdog = true;
+  g->done = done || faulted || g->watchdog;
+  if (g->done && g->sample_every && g->quanta % g->sample_every)
+    sample(g);
+  if (g->l->progress && !g->done)
+    g->l->progress(g->l->ctx, g);
+}
+
+void sg_gpu_work(struct sg_gpu *g, uint32_t thread) {
+  if (thread >= g->threads)
+    return;
+  /* The FP semantics assume the default environment; the host's is kept. */
+  fenv_t host_env;
+  feholdexcept(&host_env);
+  fesetround(FE_TONEAREST);
+  while (!g->done) {
+    for (uint32_t c = thread; c < g->cores; c += g->threads)
+      sg_tcore_run(g->tc[c], g->now, g->now + g->quantum);
+    pthread_barrier_wait(&g->bar);
+    if (thread == 0)
+      merge(g);
+    pthread_barrier_wait(&g->bar);
+  }
+  fesetenv(&host_env);
+}
+
+uint64_t sg_gpu_cycles(const struct sg_gpu *g) { return g->now; }
+
+uint64_t sg_gpu_ctas_done(const struct sg_gpu *g) {
+  uint64_t n = 0;
+  for (uint32_t c = 0; c < g->cores; c++)
+    n += sg_tcore_ctas_done(g->tc[c]);
+  return n;
+}
+
+enum sg_status sg_gpu_finish(struct sg_gpu *g, struct sg_timing_result *res,
+                             struct sg_fault *fault, uint64_t *fault_cta) {
+  memset(res, 0, sizeof *res);
+  res->cores = g->cores;
+  res->sched_per_core = g->t.sched_per_core;
+  res->dram_channels = g->t.dram_channels;
+  res->ctas_per_core = g->l->ctas_per_core;
+  res->occupancy_limit = g->l->occupancy_limit;
+  res->core = calloc(g->cores, sizeof *res->core);
+  for (uint32_t c = 0; c < g->cores; c++) {
+    const struct sg_timing_stats *s = sg_tcore_stats(g->tc[c]);
+    if (res->core)
+      res->core[c] = *s;
+    sg_timing_stats_add(&res->total, s);
+  }
+  res->sample_cycles = (uint32_t)(g->sample_every * g->quantum);
+  res->nsamples = g->nsamples;
+  res->sample_issued = g->s_issued;
+  res->sample_warps = g->s_warps;
+  g->s_issued = g->s_warps = NULL;
+  g->capsamples = g->nsamples = 0;
+  /* the fault of the lowest faulting CTA */
+  enum sg_status st = SG_OK;
+  uint64_t best = UINT64_MAX;
+  for (uint32_t c = 0; c < g->cores; c++) {
+    uint64_t cta;
+    const struct sg_fault *f = sg_tcore_fault(g->tc[c], &cta);
+    if (sg_tcore_faulted(g->tc[c]) && cta < best) {
+      best = cta;
+      *fault = *f;
+      *fault_cta = cta;
+      st = SG_EFAULT;
+    }
+  }
+  if (st == SG_OK && g->watchdog) {
+    memset(fault, 0, sizeof *fault);
+    fault->kind = SG_FAULT_WATCHDOG;
+    snprintf(fault->what, sizeof fault->what,
+             "ran past the watchdog limit of %" PRIu64 " cycles (watchdog_cycles)",
+             g->t.watchdog_cycles);
+    *fault_cta = sg_gpu_ctas_done(g);
+    st = SG_EFAULT;
+  }
+  return st;
+}
+
+void sg_timing_result_free(struct sg_timing_result *r) {
+  free(r->core);
+  free(r->sample_issued);
+  free(r->sample_warps);
+  memset(r, 0, sizeof *r);
+}
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+/* The counters, with IPC and the average of resident warps. */
+static void put_counters(const struct sg_timing_stats *s, FILE *out) {
+  double cycles = s->cycles ? (double)s->cycles : 1;
+  fprintf(out, "\"ipc\":%.4f,\"occupancy_warps\":%.2f", (double)s->warp_insns / cycles,
+          (double)s->resident_warps / cycles);
+#define SG_TSTAT(name, kind, help) fprintf(out, ",\"" #name "\":%" PRIu64, s->name);
+#include "sg_timing_stats.def"
+#undef SG_TSTAT
+  fputs(",\"stalls\":{", out);
+  for (int i = 0; i < SG_NUM_STALLS; i++)
+    fprintf(out, "%s\"%s\":%" PRIu64, i ? "," : "", stall_names[i], s->stalls[i]);
+  fputc('}', out);
+}
+
+static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
+
+void sg_timing_result_print_json(const struct sg_timing_result *r, FILE *out) {
+  const struct sg_timing_stats *s = &r->total;
+  fputs("\"timing\":{", out);
+  put_counters(s, out);
+  fprintf(out,
+          ",\"cores\":%u,\"sched_per_core\":%u,\"ctas_per_core\":%u,\"occupancy_limit\":\"%s\","
+          "\"l1_hit_rate\":%.4f,\"const_hit_rate\":%.4f,\"icache_hit_rate\":%.4f,"
+          "\"l2_hit_rate\":%.4f,\"transactions_per_request\":%.4f,\"dram_utilization\":%.4f",
+          r->cores, r->sched_per_core, r->ctas_per_core,
+          r->occupancy_limit ? r->occupancy_limit : "", ratio(s->l1_hits, s->l1_hits + s->l1_misses),
+          ratio(s->const_hits, s->const_hits + s->const_misses),
+          ratio(s->icache_hits, s->icache_hits + s->icache_misses),
+          ratio(s->l2_hits, s->l2_hits + s->l2_misses),
+          ratio(s->mem_transactions, s->mem_requests),
+          ratio(s->dram_busy_cycles, s->cycles * r->dram_channels));
+  fputs(",\"per_core\":[", out);
+  for (uint32_t c = 0; r->core && c < r->cores; c++) {
+    fputs(c ? ",{" : "{", out);
+    put_counters(&r->core[c], out);
+    fputc('}', out);
+  }
+  fprintf(out, "],\"samples\":{\"interval\":%u,\"issued\":[", r->sample_cycles);
+  for (uint32_t i = 0; i < r->nsamples; i++)
+    fprintf(out, "%s%u", i ? "," : "", r->sample_issued[i]);
+  fputs("],\"warps\":[", out);
+  for (uint32_t i = 0; i < r->nsamples; i++)
+    fprintf(out, "%s%u", i ? "," : "", r->sample_warps[i]);
+  fputs("]}}", out);
+}
