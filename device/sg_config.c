@@ -388,9 +388,26 @@ enum sg_status sg_config_load_origins(struct sg_config *cfg, const char *spec,
 
 enum sg_status sg_config_from_env(struct sg_config *cfg, char *err, size_t errlen) {
   char msg[400];
-  enum sg_status st = sg_config_load(cfg, sg_env_get(SG_ENV_CONFIG), msg, sizeof msg);
+  struct sg_config c;
+  enum sg_status st = sg_config_load(&c, sg_env_get(SG_ENV_CONFIG), msg, sizeof msg);
   if (st != SG_OK)
     return fail(err, errlen, "SOFTGPU_CONFIG: %s", msg);
+  /* SOFTGPU_MODE over the configuration's mode key */
+  const char *mode = sg_env_get(SG_ENV_MODE);
+  const struct key *k = find_key("mode");
+  if (mode && *mode) {
+    int i = choice_index(k, mode);
+    if (i < 0)
+      fprintf(stderr, "SoftGPU: SOFTGPU_MODE: unknown mode '%s' (one of: %s); ignored\n", mode,
+              k->choices);
+    else
+      set_key(&c, k, (uint64_t)i);
+    char why[160];
+    int bad = check_config(&c, why, sizeof why);
+    if (bad >= 0)
+      return fail(err, errlen, "SOFTGPU_MODE=%s: %s: %s", mode, keys[bad].name, why);
+  }
+  *cfg = c;
   return SG_OK;
 }
 

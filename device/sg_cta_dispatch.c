@@ -10,6 +10,8 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "sg_device.h"
 #include "sg_trace_out.h"
@@ -40,8 +42,14 @@ struct worker {
   struct sg_trace *trace;
 };
 
+struct job;
+/* What every worker of a launch runs (the caller is worker 0). */
+typedef void job_work(struct sg_device *dev, struct worker *w, struct job *job);
+
 /* The launch the workers are running. */
 struct job {
+  job_work *work;                 /* run_ctas, or timed_work */
+  struct timed *timed;            /* timing mode's launch */
   const struct sg_launch *launch;
   const struct sg_launch_memmap *map;
   uint64_t num_ctas;
@@ -76,6 +84,7 @@ struct sg_device {
   uint32_t num_workers;           /* wanted */
   uint32_t num_started;           /* worker structs allocated (pool threads + 1) */
   struct worker **workers;
+  struct sg_gpu *gpu;             /* timing mode's machine, made on its first launch */
 };
 
 /* host_threads, else SOFTGPU_THREADS (a number 1..1024; anything else is
@@ -159,6 +168,7 @@ void sg_device_destroy(struct sg_device *dev) {
     worker_free(dev->workers[i]);
   }
   free(dev->workers);
+  sg_gpu_destroy(dev->gpu);
   pthread_cond_destroy(&dev->wake);
   pthread_cond_destroy(&dev->done);
   pthread_mutex_destroy(&dev->lock);
@@ -431,7 +441,7 @@ static void *worker_main(void *arg) {
     w->seen = dev->generation;
     struct job *job = dev->job;
     pthread_mutex_unlock(&dev->lock);
-    run_ctas(dev, w, job);
+    job->work(dev, w, job);
     pthread_mutex_lock(&dev->lock);
     if (--dev->running == 0)
       pthread_cond_signal(&dev->done);
@@ -459,6 +469,8 @@ static void start_workers(struct sg_device *dev) {
   dev->num_workers = dev->num_started;
 }
 
+static bool timed_begin(struct sg_device *dev, struct job *job);
+
 /* Runs every CTA of the job on all workers; the caller is worker 0. */
 static void run_job(struct sg_device *dev, struct job *job) {
   pthread_mutex_lock(&dev->launch_lock);
@@ -468,6 +480,10 @@ static void run_job(struct sg_device *dev, struct job *job) {
     record_failure(job, SG_ENOMEM, 0, NULL, NULL);
     return;
   }
+  if (job->timed && !timed_begin(dev, job)) {
+    pthread_mutex_unlock(&dev->launch_lock);
+    return;
+  }
   pthread_mutex_lock(&dev->lock);
   dev->job = job;
   dev->running = dev->num_started - 1;
@@ -475,7 +491,7 @@ static void run_job(struct sg_device *dev, struct job *job) {
   pthread_cond_broadcast(&dev->wake);
   pthread_mutex_unlock(&dev->lock);
 
-  run_ctas(dev, dev->workers[0], job);
+  job->work(dev, dev->workers[0], job);
 
   pthread_mutex_lock(&dev->lock);
   while (dev->running > 0)
@@ -551,6 +567,216 @@ static char *report_findings(const struct sg_launch *launch, struct sg_findings 
 void sg_launch_result_free(struct sg_launch_result *result) {
   free(result->report);
   result->report = NULL;
+  sg_timing_result_free(&result->timing);
+}
+
+/* ---- Timing mode ----------------------------------------------------------- */
+
+/* A timed launch: the cores of the machine (sg_gpu) run on the host
+ * workers in cycle quanta; each core holds up to `slots` CTAs, each slot
+ * with its own storage behind the local window and the stacks, its
+ * descriptor and its view of memory, and each core its own consumers and
+ * findings. */
+struct timed_core {
+  uint8_t *local, *stack;
+  struct sg_cta_desc *desc;   /* per slot */
+  struct sg_region *regions;  /* per slot: the map's regions */
+  struct sg_memmap *mem;      /* per slot */
+  struct sg_hook *hooks[2];
+  struct sg_stats_hook stats;
+  struct sg_trace *trace;
+};
+
+struct timed {
+  struct sg_device *dev;
+  const struct sg_launch *launch;
+  const struct sg_launch_memmap *map;
+  uint32_t cores, slots;
+  uint64_t local, stack;      /* bytes per slot */
+  struct timed_core *core;
+  struct sg_hook ***hooks;    /* per core: core[c].hooks */
+  uint32_t *nhooks;
+  struct sg_findings *findings;
+  struct sg_gpu_launch gl;
+  bool progress;              /* say how far a long launch got */
+  uint64_t started_ns, said_ns;
+};
+
+static uint64_t mono_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* CTA `index` for slot `slot` of core `core`: its ids and its memory. */
+static void timed_cta(void *ctx, uint64_t index, uint32_t core, uint32_t slot,
+                      const struct sg_cta_desc **desc, const struct sg_memmap **mem) {
+  struct timed *t = ctx;
+  struct timed_core *tc = &t->core[core];
+  struct sg_cta_desc *d = &tc->desc[slot];
+  const struct sg_config *cfg = &t->dev->cfg;
+  sg_ndrange_cta(&t->launch->nd, cfg->warp_size, index, d);
+  d->entry_pc = t->launch->kernel->entry_pc;
+  d->params_addr = SG_ADDR_PARAMS;
+  d->stack_base = SG_ADDR_STACK;
+  d->stack_size = cfg->stack_per_lane;
+  d->core_id = core;
+  sg_memmap_bind(t->map, tc->local + slot * t->local, tc->stack + slot * t->stack,
+                 tc->regions + (size_t)slot * t->map->count, &tc->mem[slot]);
+  *desc = d;
+  *mem = &tc->mem[slot];
+}
+
+/* A progress line on stderr for a launch past two seconds (when stderr is
+ * a terminal or SOFTGPU_PROGRESS=1), then every second. */
+static void timed_progress(void *ctx, const struct sg_gpu *g) {
+  struct timed *t = ctx;
+  if (!t->progress)
+    return;
+  uint64_t now = mono_ns(), ran = now - t->started_ns;
+  if (ran < 2000000000ull || now - t->said_ns < 1000000000ull)
+    return;
+  t->said_ns = now;
+  uint64_t cycles = sg_gpu_cycles(g);
+  fprintf(stderr,
+          "SoftGPU: kernel '%s': %" PRIu64 " of %" PRIu64 " work-groups, %" PRIu64
+          " cycles, %.0f cycles/s\n",
+          t->launch->kernel->name, sg_gpu_ctas_done(g), t->gl.num_ctas, cycles,
+          (double)cycles / ((double)ran / 1e9));
+}
+
+static void timed_free(struct timed *t) {
+  for (uint32_t c = 0; t->core && c < t->cores; c++) {
+    struct timed_core *tc = &t->core[c];
+    free(tc->local);
+    free(tc->stack);
+    free(tc->desc);
+    free(tc->regions);
+    free(tc->mem);
+    sg_trace_destroy(tc->trace);
+    if (t->findings)
+      sg_findings_free(&t->findings[c]);
+  }
+  free(t->core);
+  free(t->hooks);
+  free(t->nhooks);
+  free(t->findings);
+}
+
+static void timed_work(struct sg_device *dev, struct worker *w, struct job *job) {
+  (void)job;
+  sg_gpu_work(dev->gpu, w->index);
+}
+
+static enum sg_status timed_prepare(struct sg_device *dev, struct job *job, struct timed *t,
+                                    uint64_t local, uint64_t threads, char *msg, size_t len) {
+  const struct sg_config *cfg = &dev->cfg;
+  const struct sg_launch *launch = job->launch;
+  if (!dev->gpu) {
+    struct sg_sim_config sim = {.warp_size = cfg->warp_size,
+                                .watchdog_insns = cfg->watchdog_insns,
+                                .strict = dev->strict,
+                                .reconv = (enum sg_reconv_policy)cfg->reconv,
+                                .warp_slots = cfg->warps_per_core,
+                                .sched = (enum sg_sched_policy)cfg->sched};
+    struct sg_timing_config tcfg;
+    sg_config_timing(cfg, &tcfg);
+    if (sg_gpu_create(&sim, &tcfg, cfg->cores, &dev->gpu) != SG_OK) {
+      snprintf(msg, len, "out of memory for the timing model");
+      return SG_ENOMEM;
+    }
+  }
+  *t = (struct timed){.dev = dev, .launch = launch, .map = job->map, .cores = cfg->cores,
+                      .local = local, .stack = threads * cfg->stack_per_lane};
+  const char *limit;
+  t->slots = sg_gpu_occupancy(dev->gpu, launch->program->code, (uint32_t)threads, local,
+                              cfg->local_mem_per_core, &limit);
+  if (t->slots == 0) {
+    snprintf(msg, len, "kernel '%s': a work-group of %" PRIu64 " work-items does not fit a core "
+             "(%s)", launch->kernel->name, threads, limit);
+    return SG_ERESOURCES;
+  }
+  t->core = calloc(t->cores, sizeof *t->core);
+  t->hooks = calloc(t->cores, sizeof *t->hooks);
+  t->nhooks = calloc(t->cores, sizeof *t->nhooks);
+  t->findings = calloc(t->cores, sizeof *t->findings);
+  bool ok = t->core && t->hooks && t->nhooks && t->findings;
+  for (uint32_t c = 0; ok && c < t->cores; c++) {
+    struct timed_core *tc = &t->core[c];
+    ok = (!local || (tc->local = calloc(t->slots, local))) &&
+         (tc->stack = calloc(t->slots, t->stack)) &&
+         (tc->desc = calloc(t->slots, sizeof *tc->desc)) &&
+         (tc->regions = calloc((size_t)t->slots * t->map->count, sizeof *tc->regions)) &&
+         (tc->mem = calloc(t->slots, sizeof *tc->mem));
+    if (ok && launch->stats) {
+      sg_stats_hook_init(&tc->stats, cfg->warp_size);
+      tc->hooks[t->nhooks[c]++] = &tc->stats.hook;
+    }
+    if (ok && job->traces) {
+      ok = sg_trace_create(launch->program->code, job->trace_room / t->cores, &tc->trace) == SG_OK;
+      if (ok) {
+        sg_trace_set_cycles(tc->trace);
+        tc->hooks[t->nhooks[c]++] = sg_trace_hook(tc->trace);
+      }
+    }
+    t->hooks[c] = tc->hooks;
+  }
+  if (!ok) {
+    timed_free(t);
+    snprintf(msg, len, "out of memory for a timed launch of kernel '%s'", launch->kernel->name);
+    return SG_ENOMEM;
+  }
+  const char *env = sg_env_get(SG_ENV_PROGRESS);
+  t->progress = env ? strcmp(env, "0") != 0 && *env : isatty(2);
+  t->gl = (struct sg_gpu_launch){.code = launch->program->code, .num_ctas = job->num_ctas,
+                                 .ctas_per_core = t->slots, .occupancy_limit = limit,
+                                 .cta = timed_cta, .ctx = t,
+                                 .hooks = (struct sg_hook *const *const *)t->hooks,
+                                 .nhooks = t->nhooks, .findings = t->findings,
+                                 .progress = timed_progress};
+  job->timed = t;
+  job->work = timed_work;
+  return SG_OK;
+}
+
+/* On the launch lock, with the workers counted: the machine starts the
+ * launch for all of them. */
+static bool timed_begin(struct sg_device *dev, struct job *job) {
+  job->timed->started_ns = job->timed->said_ns = mono_ns();
+  if (sg_gpu_start(dev->gpu, &job->timed->gl, dev->num_started) != SG_OK) {
+    record_failure(job, SG_ENOMEM, 0, NULL, NULL);
+    return false;
+  }
+  return true;
+}
+
+/* The launch's result: cycles and what explains them, the statistics,
+ * findings and traces of every core, and the fault of the lowest CTA. */
+static void timed_end(struct sg_device *dev, struct job *job, struct sg_launch_result *res) {
+  struct timed *t = job->timed;
+  struct sg_fault fault;
+  uint64_t cta = 0;
+  if (job->status == SG_OK &&
+      sg_gpu_finish(dev->gpu, &res->timing, &fault, &cta) == SG_EFAULT) {
+    uint64_t grid[3];
+    sg_ndrange_grid(&job->launch->nd, grid);
+    uint32_t ctaid[3] = {(uint32_t)(cta % grid[0]), (uint32_t)(cta / grid[0] % grid[1]),
+                         (uint32_t)(cta / grid[0] / grid[1])};
+    job->status = SG_EFAULT;
+    job->fault = fault;
+    memcpy(job->fault_ctaid, ctaid, sizeof ctaid);
+  }
+  res->timed = true;
+  res->device_ns = res->timing.total.cycles * 1000ull / dev->cfg.clock_mhz;
+  for (uint32_t c = 0; c < t->cores; c++) {
+    struct timed_core *tc = &t->core[c];
+    if (job->launch->stats)
+      sg_stats_add(&job->stats, &tc->stats.stats);
+    sg_findings_merge(&job->findings, &t->findings[c]);
+    if (tc->trace)
+      job->traces[job->ntraces++] = tc->trace, tc->trace = NULL;
+  }
+  timed_free(t);
 }
 
 enum sg_status sg_device_launch(struct sg_device *dev, const struct sg_launch *launch,
@@ -581,7 +807,8 @@ enum sg_status sg_device_launch(struct sg_device *dev, const struct sg_launch *l
     memset(pb->host, 0, pb->size); /* the host walks records up to a zero descriptor */
   struct job job = {.launch = launch, .map = &map, .num_ctas = num_ctas};
   if (launch->trace && (job.trace_room = sg_trace_out_room(launch->trace)) > 0 &&
-      !(job.traces = calloc(dev->num_workers, sizeof *job.traces))) {
+      !(job.traces = calloc(dev->num_workers > dev->cfg.cores ? dev->num_workers : dev->cfg.cores,
+                            sizeof *job.traces))) {
     sg_memmap_free(&map);
     free(params);
     snprintf(msg, msglen, "out of memory for the trace");
@@ -590,8 +817,22 @@ enum sg_status sg_device_launch(struct sg_device *dev, const struct sg_launch *l
   atomic_init(&job.next_cta, 0);
   atomic_init(&job.stop, false);
   pthread_mutex_init(&job.lock, NULL);
+  job.work = run_ctas;
+  struct timed timed;
+  if (dev->cfg.mode == SG_MODE_TIMING) {
+    st = timed_prepare(dev, &job, &timed, local, cta_threads, msg, msglen);
+    if (st != SG_OK) {
+      pthread_mutex_destroy(&job.lock);
+      free(job.traces);
+      sg_memmap_free(&map);
+      free(params);
+      return st;
+    }
+  }
   if (num_ctas > 0)
     run_job(dev, &job);
+  if (job.timed)
+    timed_end(dev, &job, result);
   pthread_mutex_destroy(&job.lock);
   sg_memmap_free(&map);
   free(params);

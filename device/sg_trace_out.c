@@ -16,7 +16,7 @@
 static const char json_head[] =
     "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"SoftGPU\",\"time\":"
     "\"functional mode: one unit per warp instruction, each core running its work-groups in "
-    "order\"},\n\"traceEvents\":[";
+    "order; timing mode: one unit per cycle\"},\n\"traceEvents\":[";
 static const char json_tail[] = "\n]}\n";
 
 struct sg_trace_out *sg_trace_out_open(const char *path, uint64_t limit, char *err,

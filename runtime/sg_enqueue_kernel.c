@@ -307,9 +307,10 @@ static cl_int launch_run(struct sg_command *cmd) {
   c->launch.stats = sg_stats_wanted();
   c->launch.trace = sg_trace_file(&c->device->config);
   enum sg_status st = launch_with_printf(c, &res);
-  sg_stats_report(c->kernel->info->name,
-                  sg_reconv_policy_name((enum sg_reconv_policy)c->device->config.reconv),
-                  &c->launch.nd, &res.stats, sg_now_ns() - t0, st);
+  sg_stats_report(c->kernel->info->name, &c->device->config, &c->launch.nd, &res,
+                  sg_now_ns() - t0, st);
+  if (res.timed)
+    cmd->event->device_ns = res.device_ns;
   report_findings(c->kernel->program->context, res.report);
   sg_launch_result_free(&res);
   if (st == SG_OK)

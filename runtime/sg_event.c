@@ -80,8 +80,13 @@ static void transition_and_unlock(cl_event ev, cl_int status) {
   } else if (status == CL_RUNNING) {
     ev->times[T_START] = now;
   } else {
-    /* No child commands: the command completes when it ends. */
+    /* No child commands: the command completes when it ends. A timed
+     * launch ends when its simulated time has passed since it started. */
     ev->times[T_END] = ev->times[T_COMPLETE] = now;
+    if (ev->device_ns && ev->times[T_START] && status == CL_COMPLETE)
+      ev->times[T_END] = ev->times[T_START] + ev->device_ns;
+    if (ev->times[T_END] > ev->times[T_COMPLETE])
+      ev->times[T_COMPLETE] = ev->times[T_END];
   }
   ev->status = status;
   struct sg_event_cb *due = take_due(ev);

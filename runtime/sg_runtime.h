@@ -172,6 +172,7 @@ struct _cl_event {
   pthread_cond_t cond;
   cl_int status;               /* CL_QUEUED .. CL_COMPLETE, or < 0 */
   cl_ulong times[5];           /* queued, submit, start, end, complete (ns) */
+  cl_ulong device_ns;          /* timing mode: the command's simulated duration, 0: none */
   struct sg_event_cb *callbacks;
 };
 
@@ -308,8 +309,8 @@ void sg_printf_flush(const struct sg_program_image *img, const char *kernel,
  * or "stderr", else appended as a JSON object to the file it names.
  * sg_stats_wanted: whether launches should count statistics. */
 bool sg_stats_wanted(void);
-void sg_stats_report(const char *kernel, const char *reconv, const struct sg_ndrange *nd,
-                     const struct sg_stats *stats, cl_ulong host_ns, enum sg_status status);
+void sg_stats_report(const char *kernel, const struct sg_config *cfg, const struct sg_ndrange *nd,
+                     const struct sg_launch_result *res, cl_ulong host_ns, enum sg_status status);
 /* SOFTGPU_TRACE (sg_trace_file.c): the trace file launches append to, opened
  * on first use with the device's trace_limit; NULL when unset or when it
  * cannot be created (said once on stderr). */

@@ -51,9 +51,9 @@ static void put_triple(FILE *f, const char *key, const uint64_t v[3], uint32_t d
   fputc(']', f);
 }
 
-static void put_line(FILE *f, const char *kernel, const char *reconv,
-                     const struct sg_ndrange *nd, const struct sg_stats *s, cl_ulong host_ns,
-                     enum sg_status st) {
+static void put_line(FILE *f, const char *kernel, const struct sg_config *cfg,
+                     const struct sg_ndrange *nd, const struct sg_launch_result *res,
+                     cl_ulong host_ns, enum sg_status st) {
   uint64_t grid[3];
   sg_ndrange_grid(nd, grid);
   fputs("{\"kernel\":", f);
@@ -63,9 +63,15 @@ static void put_line(FILE *f, const char *kernel, const char *reconv,
   put_triple(f, "global_size", nd->global_size, nd->work_dim);
   put_triple(f, "local_size", nd->local_size, nd->work_dim);
   put_triple(f, "grid", grid, nd->work_dim);
-  fprintf(f, ",\"partial_groups\":%s,\"reconv\":\"%s\",", nd->partial_groups ? "true" : "false",
-          reconv);
-  sg_stats_print_json(s, f);
+  fprintf(f, ",\"partial_groups\":%s,\"mode\":\"%s\",\"reconv\":\"%s\",",
+          nd->partial_groups ? "true" : "false", res->timed ? "timing" : "functional",
+          sg_reconv_policy_name((enum sg_reconv_policy)cfg->reconv));
+  sg_stats_print_json(&res->stats, f);
+  if (res->timed) {
+    fprintf(f, ",\"sched\":\"%s\",\"device_time_ns\":%llu,", sg_sched_policy_name(cfg->sched),
+            (unsigned long long)res->device_ns);
+    sg_timing_result_print_json(&res->timing, f);
+  }
   fprintf(f, ",\"host_time_ns\":%llu}\n", (unsigned long long)host_ns);
 }
 
@@ -74,8 +80,8 @@ bool sg_stats_wanted(void) {
   return target != NULL;
 }
 
-void sg_stats_report(const char *kernel, const char *reconv, const struct sg_ndrange *nd,
-                     const struct sg_stats *stats, cl_ulong host_ns, enum sg_status status) {
+void sg_stats_report(const char *kernel, const struct sg_config *cfg, const struct sg_ndrange *nd,
+                     const struct sg_launch_result *res, cl_ulong host_ns, enum sg_status status) {
   if (!sg_stats_wanted())
     return;
   bool to_stderr = strcmp(target, "1") == 0 || strcmp(target, "stderr") == 0;
@@ -86,7 +92,7 @@ void sg_stats_report(const char *kernel, const char *reconv, const struct sg_ndr
   } else {
     if (to_stderr)
       fputs("SoftGPU: stats ", f);
-    put_line(f, kernel, reconv, nd, stats, host_ns, status);
+    put_line(f, kernel, cfg, nd, res, host_ns, status);
     if (to_stderr)
       fflush(f);
     else

@@ -75,8 +75,7 @@ struct mshr {
 struct deferred { /* a deferred atomic, performed when the L2 serves it */
   bool used, done;
   uint32_t warp;
-  struct sg_insn_record rec;
-  struct sg_uop uop;
+  struct sg_insn_record rec; /* its uop points into the code, which outlives it */
 };
 
 struct unit_state {
@@ -329,7 +328,7 @@ void sg_tcore_launch(struct sg_tcore *tc, const struct sg_gpu_launch *l, uint32_
   memset(tc->units, 0, (size_t)t->sched_per_core * SG_NUM_UNITS * sizeof *tc->units);
   memset(tc->bank_free, 0, t->reg_banks * sizeof *tc->bank_free);
   memset(tc->collector, 0, t->collector_units * sizeof *tc->collector);
-  memset(tc->lsu, 0, tc->nlsu * sizeof *tc->lsu);
+  memset(tc->lsu, 0, tc->nlsu * sizeof *tc->lsu); /* (grown entries stay) */
   memset(tc->mshr, 0, t->l1_mshrs * sizeof *tc->mshr);
   memset(tc->cmshr, 0, t->l1_mshrs * sizeof *tc->cmshr);
   tc->qhead = tc->qn = 0;
@@ -609,8 +608,15 @@ static void lsu_enter(struct sg_tcore *tc, uint32_t wi, int32_t dst, int sbk, ui
   for (uint32_t i = 0; i < tc->nlsu && !e; i++)
     if (!tc->lsu[i].used)
       e = &tc->lsu[i];
-  if (!e)
-    abort(); /* sized for the queue plus every MSHR's waiter: cannot happen */
+  if (!e) { /* every entry waits on memory: room for more (entries are named by index) */
+    struct lsu_entry *p = realloc(tc->lsu, 2 * tc->nlsu * sizeof *p);
+    if (!p)
+      abort(); /* a few KB */
+    memset(p + tc->nlsu, 0, tc->nlsu * sizeof *p);
+    tc->lsu = p;
+    e = &tc->lsu[tc->nlsu];
+    tc->nlsu *= 2;
+  }
   *e = (struct lsu_entry){.used = true, .queued = true, .warp = wi, .dst = dst,
                           .lanes = r->mask, .start = dispatch, .atomic = -1};
   switch (r->space) {
@@ -660,8 +666,6 @@ static void lsu_enter(struct sg_tcore *tc, uint32_t wi, int32_t dst, int sbk, ui
     d->done = false;
     d->warp = wi;
     d->rec = *r;
-    d->uop = *r->uop;
-    d->rec.uop = &d->uop;
     e->atomic = (int32_t)a;
   }
   struct twarp *w = &tc->w[wi];

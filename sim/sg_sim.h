@@ -264,6 +264,9 @@ enum sg_sched_policy {
   SG_SCHED_NUM
 };
 
+/* "lrr", "gto", ...; NULL for a value that is not a policy. */
+const char *sg_sched_policy_name(uint32_t policy);
+
 /* "ipdom", "mpipdom"; NULL for a value that is not a policy. */
 const char *sg_reconv_policy_name(enum sg_reconv_policy policy);
 
@@ -599,6 +602,9 @@ struct sg_trace;
 enum sg_status sg_trace_create(const struct sg_code *code, uint64_t limit,
                                struct sg_trace **out);
 struct sg_hook *sg_trace_hook(struct sg_trace *t);
+/* The records' times are cycles of the launch (timing mode): the writer
+ * puts them on the time axis as they are. */
+void sg_trace_set_cycles(struct sg_trace *t);
 void sg_trace_destroy(struct sg_trace *t);
 /* Writes the traces of one launch, CTA by CTA in CTA order, each only if
  * it fits in `room` bytes; returns the bytes written. *cut is set when the

@@ -20,7 +20,7 @@ struct item {
 };
 
 struct cta {
-  uint64_t index, length; /* warp instructions it ran */
+  uint64_t index, start, length; /* its time axis: see sg_trace.cycles */
   uint32_t core, warps;
   size_t first, count;    /* its items */
 };
@@ -28,6 +28,8 @@ struct cta {
 struct sg_trace {
   struct sg_hook hook;
   const struct sg_code *code;
+  bool cycles; /* times are cycles of the whole launch (timing mode), else
+                  warp instructions of each CTA from its start */
   uint64_t limit;  /* bytes of items */
   bool cut, open;  /* open: a CTA is being recorded */
   struct item *items;
@@ -78,13 +80,13 @@ static void on_event(struct sg_hook *self, const struct sg_event *e) {
       }
       t->ctas = p, t->ctacap = cap;
     }
-    t->ctas[t->nctas] = (struct cta){e->cta, 0, e->core, (uint32_t)e->arg, t->nitems, 0};
+    t->ctas[t->nctas] = (struct cta){e->cta, e->time, 0, e->core, (uint32_t)e->arg, t->nitems, 0};
     t->open = true;
     return;
   case SG_EV_CTA_END:
     if (t->open) {
       struct cta *c = &t->ctas[t->nctas++];
-      c->length = e->time;
+      c->length = e->time - c->start;
       c->count = t->nitems - c->first;
     } else if (t->nctas < t->ctacap) {
       t->nitems = t->nctas ? t->ctas[t->nctas - 1].first + t->ctas[t->nctas - 1].count : 0;
@@ -111,6 +113,8 @@ enum sg_status sg_trace_create(const struct sg_code *code, uint64_t limit,
 }
 
 struct sg_hook *sg_trace_hook(struct sg_trace *t) { return &t->hook; }
+
+void sg_trace_set_cycles(struct sg_trace *t) { t->cycles = true; }
 
 void sg_trace_destroy(struct sg_trace *t) {
   if (!t)
@@ -204,7 +208,7 @@ static void write_json(const struct ref *r, const char *kernel, uint64_t base, b
   json_event(out, first,
              "{\"name\":\"%s cta %" PRIu64 "\",\"ph\":\"X\",\"pid\":%u,\"tid\":0,"
              "\"ts\":%" PRIu64 ",\"dur\":%" PRIu64 "}",
-             kernel, c->index, c->core, base, c->length ? c->length : 1);
+             kernel, c->index, c->core, base + c->start, c->length ? c->length : 1);
   uint32_t nw = c->warps ? c->warps : 1;
   uint64_t *wait = calloc(nw, sizeof *wait), *full = calloc(nw, sizeof *full);
   if (!wait || !full) {
@@ -357,14 +361,17 @@ uint64_t sg_trace_write(struct sg_trace *const *traces, uint32_t count, const ch
       *cut = true;
       break;
     }
-    uint32_t core = refs[i].c->core < cores ? refs[i].c->core : 0;
+    const struct cta *c = refs[i].c;
+    uint32_t core = c->core < cores ? c->core : 0;
+    /* functional: each core runs its CTAs one after another */
+    uint64_t base = refs[i].t->cycles ? *time_base : *time_base + core_time[core];
     if (format == SG_TRACE_TEXT) {
       write_text(&refs[i], name, mem);
     } else {
-      write_json(&refs[i], name, *time_base + core_time[core], first, mem);
-      core_time[core] += refs[i].c->length;
-      if (*time_base + core_time[core] > end)
-        end = *time_base + core_time[core];
+      write_json(&refs[i], name, base, first, mem);
+      core_time[core] += c->length;
+      if (base + c->start + c->length > end)
+        end = base + c->start + c->length;
     }
   }
   if (written == 0)

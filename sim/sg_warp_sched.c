@@ -17,6 +17,15 @@
 
 #define TWO_LEVEL_ACTIVE 6 /* GPGPU-Sim's two_level_active:6 */
 
+const char *sg_sched_policy_name(uint32_t policy) {
+  static const char *const names[] = {
+#define X(e, n) #n,
+      SG_SCHED_POLICIES(X)
+#undef X
+  };
+  return policy < SG_SCHED_NUM ? names[policy] : NULL;
+}
+
 void sg_sched_init(struct sg_sched *s, uint32_t policy, uint32_t nslots) {
   *s = (struct sg_sched){.policy = policy, .nslots = nslots, .last = -1};
 }

@@ -7,8 +7,10 @@
 . "$(dirname "$0")/lib.sh"
 def="$SG_SOURCE_DIR/device/sg_config.def"
 
-# The keys, types and defaults as sg_config.def writes them.
-sed -n 's/^SG_CFG(\([a-z_0-9]*\), *\([a-z_0-9]*\), *\([0-9]*\)u*l*l*,.*/\1 \2 \3/p' "$def" >keys
+# The keys, types and defaults as sg_config.def writes them (with the timing
+# model's, which it includes from sim/sg_timing_config.def).
+sed -n 's/^SG_T*CFG(\([a-z_0-9]*\), *\([a-z_0-9]*\), *\([0-9]*\)u*l*l*,.*/\1 \2 \3/p' \
+  "$def" "$SG_SOURCE_DIR/sim/sg_timing_config.def" >keys
 nkeys=$(wc -l <keys)
 sed -n 's/^SG_CFG_CHOICE(\([a-z_0-9]*\),.*/\1/p' "$def" >choices
 [ "$nkeys" -ge 10 ] || fail "read only $nkeys keys from sg_config.def"
