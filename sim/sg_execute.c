@@ -215,13 +215,14 @@ static bool csr_exec(struct sg_core *c, struct sg_warp *w, const struct sg_uop *
   unsigned csr = (unsigned)u->imm, kind = u->raw >> 12 & 3; /* 1 rw, 2 rs, 3 rc */
   bool write = kind == 1 || u->rs1 != 0, fp = csr >= SG_CSR_FFLAGS && csr <= SG_CSR_FCSR;
   if (u->raw == SG_UNIMP) {
-    sg_core_fault(c, w, SG_FAULT_TRAP, pc, 64, 0, 0,
+    sg_core_fault(c, w, SG_FAULT_TRAP, pc, (unsigned)__builtin_ctzll(mask), 0, 0,
                   "trap (unimp: __builtin_trap, or code the compiler proved unreachable)");
     return false;
   }
   if (!sg_csr_name(csr) || (write && !fp)) {
-    sg_core_fault(c, w, SG_FAULT_ILLEGAL_INSN, pc, 64, 0, 0, "%s of CSR 0x%x",
-                  sg_csr_name(csr) ? "write to read-only" : "access to unknown", csr);
+    sg_core_fault(c, w, SG_FAULT_ILLEGAL_INSN, pc, (unsigned)__builtin_ctzll(mask), 0, 0,
+                  "%s of CSR 0x%x", sg_csr_name(csr) ? "write to read-only" : "access to unknown",
+                  csr);
     return false;
   }
   if (!write) { /* a plain read (every SIMT CSR): only rd changes */
@@ -562,8 +563,8 @@ reload:
     uint64_t idx = pc - code->base;
     if (__builtin_expect(idx >= nbytes || (idx & 3), 0)) {
       PARK(pc);
-      sg_core_fault(c, w, SG_FAULT_FETCH, pc, 64, 0, 0, "jump to 0x%llx outside the code",
-                    (unsigned long long)pc);
+      sg_core_fault(c, w, SG_FAULT_FETCH, pc, (unsigned)__builtin_ctzll(mask), 0, 0,
+                    "jump to 0x%llx outside the code", (unsigned long long)pc);
       FAULT();
     }
     idx >>= 2;
@@ -672,11 +673,12 @@ reload:
       __atomic_thread_fence(__ATOMIC_SEQ_CST); vmbreak;
     vmcase(FENCE_I) /* code is never written */ vmbreak;
     vmcase(EBREAK) /* trap (__builtin_debugtrap) */
-      sg_core_fault(c, w, SG_FAULT_TRAP, pc, 64, 0, 0, "trap (ebreak)");
+      sg_core_fault(c, w, SG_FAULT_TRAP, pc, (unsigned)__builtin_ctzll(mask), 0, 0,
+                    "trap (ebreak)");
       FAULT();
     vmcase(ECALL) vmcase(ILLEGAL) /* no system to call */
-      sg_core_fault(c, w, SG_FAULT_ILLEGAL_INSN, pc, 64, 0, 0, "illegal instruction 0x%08x (%s)",
-                    u->raw, sg_op_name(u->op));
+      sg_core_fault(c, w, SG_FAULT_ILLEGAL_INSN, pc, (unsigned)__builtin_ctzll(mask), 0, 0,
+                    "illegal instruction 0x%08x (%s)", u->raw, sg_op_name(u->op));
       FAULT();
     vmcase(CSRRW) vmcase(CSRRS) vmcase(CSRRC) vmcase(CSRRWI) vmcase(CSRRSI) vmcase(CSRRCI)
       /* rd = csr; csr = rs1 / csr | rs1 / csr & ~rs1 (FP CSRs only) */

@@ -13,7 +13,7 @@
 #include "../../samples/sg_sample.h"
 
 enum { EXIT_OK = 0, EXIT_MISMATCH = 1, EXIT_BAD_CASE = 2, EXIT_SKIP = 77 };
-enum { MAX_ARGS = 32, MAX_TOKENS = 1 << 20, MAX_REPORTS = 16, MAX_MESSAGES = 64 };
+enum { MAX_ARGS = 32, MAX_TOKENS = 1 << 20, MAX_REPORTS = 64, MAX_MESSAGES = 64 };
 
 enum type_class { T_SIGNED, T_UNSIGNED, T_FLOAT };
 struct type {
@@ -119,8 +119,13 @@ static char *read_file(const char *path) {
 
 /* The next logical line (comments stripped, `\` continuations joined) split
  * into blank-separated tokens, in place. Returns the token count; -1 at EOF.
- * *rest (if non-NULL) gets the text after the first token, for `options`. */
+ * *rest (if non-NULL) gets the text after the first token, untokenised and
+ * without surrounding blanks, for `options` and `report` (valid until the
+ * next call). */
 static int next_line(char **pos, char **tok, int maxtok, char **rest) {
+  static char *rest_copy;
+  free(rest_copy);
+  rest_copy = NULL;
   char *p = *pos;
   if (!*p)
     return -1;
@@ -158,8 +163,17 @@ static int next_line(char **pos, char **tok, int maxtok, char **rest) {
       s++;
     if (*s)
       *s++ = '\0';
-    if (n == 1 && rest)
-      *rest = s;
+    if (n == 1 && rest) {
+      while (isspace((unsigned char)*s))
+        s++;
+      size_t len = strlen(s);
+      while (len && isspace((unsigned char)s[len - 1]))
+        len--;
+      rest_copy = xmalloc(len + 1);
+      memcpy(rest_copy, s, len);
+      rest_copy[len] = '\0';
+      *rest = len ? rest_copy : NULL;
+    }
   }
   return n;
 }
@@ -673,16 +687,21 @@ static unsigned long check_messages(const struct test_case *tc) {
   return bad;
 }
 
+/* -d: launch the case whatever it expects and check nothing, so that what
+ * another platform or tool (Oclgrind) says about a buggy kernel can be
+ * compared with SoftGPU's reports (bench/bugs.sh). */
+static int diagnose;
+
 static int run_case(struct test_case *tc, const char *base) {
   char path[PATH_MAX + 8];
   struct sg_sample s;
   cl_program prog;
   sg_sample_init_notify(&s, on_notify, NULL);
-  if (tc->expect == EXPECT_FAULT && !sg_sample_is_softgpu(&s)) {
+  if (tc->expect == EXPECT_FAULT && !sg_sample_is_softgpu(&s) && !diagnose) {
     printf("skipped: platform \"%s\" does not isolate device faults\n", s.platform_name);
     return EXIT_SKIP;
   }
-  if (tc->nreports && !sg_sample_is_softgpu(&s)) {
+  if (tc->nreports && !sg_sample_is_softgpu(&s) && !diagnose) {
     printf("skipped: the case checks SoftGPU's reports of undefined behaviour\n");
     return EXIT_SKIP;
   }
@@ -711,6 +730,12 @@ static int run_case(struct test_case *tc, const char *base) {
   set_args(&s, k, tc);
   int enqueue_failed;
   cl_int err = launch(&s, k, tc, &enqueue_failed);
+  if (diagnose) {
+    printf("launched on \"%s\": %s (%d)\n", s.platform_name, error_name(err), (int)err);
+    for (int m = 0; m < nmessages; m++)
+      printf("report: %s\n", messages[m]);
+    return EXIT_OK;
+  }
   int ok;
   switch (tc->expect) {
   case EXPECT_ENQUEUE_ERROR:
@@ -756,13 +781,17 @@ static int run_case(struct test_case *tc, const char *base) {
 int main(int argc, char **argv) {
   static struct test_case tc;
   int i = 1;
-  if (argc == 4 && !strcmp(argv[1], "-p")) {
-    setenv("SOFTGPU_SAMPLE_PLATFORM", argv[2], 1);
-    i = 3;
+  for (; i < argc - 1 && argv[i][0] == '-'; i++) {
+    if (!strcmp(argv[i], "-p") && i + 2 < argc)
+      setenv("SOFTGPU_SAMPLE_PLATFORM", argv[++i], 1);
+    else if (!strcmp(argv[i], "-d"))
+      diagnose = 1;
+    else
+      break;
   }
   size_t len = i < argc ? strlen(argv[i]) : 0;
   if (i != argc - 1 || len < 5 || strcmp(argv[i] + len - 4, ".run")) {
-    fprintf(stderr, "usage: %s [-p PLATFORM] CASE.run\n", argv[0]);
+    fprintf(stderr, "usage: %s [-p PLATFORM] [-d] CASE.run\n", argv[0]);
     return EXIT_BAD_CASE;
   }
   char base[PATH_MAX];
