@@ -75,6 +75,14 @@ int main(int argc, char **argv) {
 #undef SG_CSR
   fputs("#endif\n", out);
 
+  /* C has them as an enum too (sg_sim.h); the names are OpenCL C's. */
+  fputs("\n/* What sg.mark marks (sim/sg_mark.def): its funct7 */\n#ifdef __OPENCL_C_VERSION__\n",
+        out);
+#define SG_MARK(name, num, role, args) fprintf(out, "#define SG_MARK_%s %u\n", #name, num);
+#include "sg_mark.def"
+#undef SG_MARK
+  fputs("#endif\n", out);
+
   fputs("\n/* The SIMT extension (R-type: .insn r SG_OPC_x, SG_F3_x, SG_F7_x, rd, rs1, rs2;\n"
         " * the SFU's funct7 is the function number of sim/sg_sfu.def) */\n",
         out);

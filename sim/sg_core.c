@@ -119,7 +119,8 @@ static void warp_init(struct sg_core *c, struct sg_warp *w, struct sg_cta_slot *
 
 static void fill(struct sg_core *c, const struct sg_warp *w, struct sg_fault *f,
                  enum sg_fault_kind kind, uint64_t pc, unsigned lane, uint64_t addr,
-                 uint32_t size, const char *fmt, va_list ap) {
+                 uint32_t size, const struct sg_fault_other *other, const char *fmt,
+                 va_list ap) {
   unsigned ws = c->cfg.warp_size;
   const struct sg_cta_desc *d = w->cta->desc;
   if (lane >= ws) { /* not lane-specific: name the lowest live lane */
@@ -138,6 +139,7 @@ static void fill(struct sg_core *c, const struct sg_warp *w, struct sg_fault *f,
   f->tid[0] = t % d->ntid[0];
   f->tid[1] = t / d->ntid[0] % d->ntid[1];
   f->tid[2] = t / d->ntid[0] / d->ntid[1];
+  f->other = other ? *other : (struct sg_fault_other){0};
   vsnprintf(f->what, sizeof(f->what), fmt, ap);
 }
 
@@ -145,8 +147,34 @@ void sg_core_fault(struct sg_core *c, const struct sg_warp *w, enum sg_fault_kin
                    uint64_t pc, unsigned lane, uint64_t addr, uint32_t size, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  fill(c, w, c->fault, kind, pc, lane, addr, size, fmt, ap);
+  fill(c, w, c->fault, kind, pc, lane, addr, size, NULL, fmt, ap);
   va_end(ap);
+}
+
+/* sg_core_report, with the other access of a pair (NULL: none). */
+static bool report(struct sg_core *c, const struct sg_warp *w, enum sg_fault_kind kind,
+                   uint64_t pc, unsigned lane, uint64_t addr, uint32_t size,
+                   const struct sg_fault_other *other, const char *fmt, va_list ap) {
+  const struct sg_cta_slot *cs = w->cta;
+  bool go_on = c->findings && !c->cfg.strict && !sg_fault_fatal(kind);
+  struct sg_finding_site *s =
+      go_on ? sg_findings_site(c->findings, kind, pc, other ? other->pc : 0) : NULL;
+  uint32_t t = w->id * c->cfg.warp_size + (lane < c->cfg.warp_size ? lane : 0);
+  if (!go_on) {
+    fill(c, w, c->fault, kind, pc, lane, addr, size, other, fmt, ap);
+  } else if (!s) {
+    c->findings->lost++;
+  } else {
+    /* Described once, for the site's first work-item: formatting every
+     * occurrence of a kernel that faults a million times would dominate. */
+    if (cs->index < s->cta || (cs->index == s->cta && t < s->first.thread)) {
+      fill(c, w, &s->first, kind, pc, lane, addr, size, other, fmt, ap);
+      s->cta = cs->index;
+      memcpy(s->ctaid, cs->desc->ctaid, sizeof s->ctaid);
+    }
+    s->count++;
+  }
+  return go_on;
 }
 
 bool sg_core_report(struct sg_core *c, const struct sg_warp *w, enum sg_fault_kind kind,
@@ -154,41 +182,41 @@ bool sg_core_report(struct sg_core *c, const struct sg_warp *w, enum sg_fault_ki
                     ...) {
   va_list ap;
   va_start(ap, fmt);
-  const struct sg_cta_slot *cs = w->cta;
-  bool go_on = c->findings && !c->cfg.strict && !sg_fault_fatal(kind);
-  struct sg_finding_site *s = go_on ? sg_findings_site(c->findings, kind, pc) : NULL;
-  uint32_t t = w->id * c->cfg.warp_size + (lane < c->cfg.warp_size ? lane : 0);
-  if (!go_on) {
-    fill(c, w, c->fault, kind, pc, lane, addr, size, fmt, ap);
-  } else if (!s) {
-    c->findings->lost++;
-  } else {
-    /* Described once, for the site's first work-item: formatting every
-     * occurrence of a kernel that faults a million times would dominate. */
-    if (cs->index < s->cta || (cs->index == s->cta && t < s->first.thread)) {
-      fill(c, w, &s->first, kind, pc, lane, addr, size, fmt, ap);
-      s->cta = cs->index;
-      memcpy(s->ctaid, cs->desc->ctaid, sizeof s->ctaid);
-    }
-    s->count++;
-  }
+  bool go_on = report(c, w, kind, pc, lane, addr, size, NULL, fmt, ap);
   va_end(ap);
+  return go_on;
+}
+
+/* A consumer's finding: reported for warp `warp` of the resident CTA, and
+ * the CTA stops after the current instruction when it cannot go on. */
+static bool consumer_report(struct sg_core *c, uint32_t warp, unsigned lane, uint64_t pc,
+                            const struct sg_fault_other *other, enum sg_fault_kind kind,
+                            uint64_t addr, uint32_t size, const char *fmt, va_list ap) {
+  const struct sg_cta_slot *cs = &c->cta;
+  if (c->stopped || warp >= cs->num_warps)
+    return !c->stopped;
+  bool go_on = report(c, c->warps[cs->first_warp + warp], kind, pc, lane, addr, size, other,
+                      fmt, ap);
+  c->stopped = !go_on;
   return go_on;
 }
 
 bool sg_core_finding(struct sg_core *c, uint32_t warp, unsigned lane, uint64_t pc,
                      enum sg_fault_kind kind, uint64_t addr, uint32_t size, const char *fmt, ...) {
-  const struct sg_cta_slot *cs = &c->cta;
-  if (c->stopped || warp >= cs->num_warps)
-    return !c->stopped;
-  char what[sizeof c->fault->what];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(what, sizeof what, fmt, ap);
+  bool go_on = consumer_report(c, warp, lane, pc, NULL, kind, addr, size, fmt, ap);
   va_end(ap);
-  bool go_on = sg_core_report(c, c->warps[cs->first_warp + warp], kind, pc, lane, addr, size,
-                              "%s", what);
-  c->stopped = !go_on;
+  return go_on;
+}
+
+bool sg_core_finding_pair(struct sg_core *c, uint32_t warp, unsigned lane, uint64_t pc,
+                          const struct sg_fault_other *other, enum sg_fault_kind kind,
+                          uint64_t addr, uint32_t size, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  bool go_on = consumer_report(c, warp, lane, pc, other, kind, addr, size, fmt, ap);
+  va_end(ap);
   return go_on;
 }
 
@@ -338,7 +366,8 @@ enum sg_status sg_core_run_cta(struct sg_core *c, const struct sg_code *code,
     cs->running += c->warps[i]->state != SG_WARP_DONE;
   }
   if (c->nhooks)
-    sg_core_emit(c, cs, NULL, (struct sg_event){.kind = SG_EV_CTA_START, .arg = cta->num_warps});
+    sg_core_emit(c, cs, NULL,
+                 (struct sg_event){.kind = SG_EV_CTA_START, .arg = cta->num_warps, .desc = cta});
   /* The FP semantics assume the default environment; the host's is kept. */
   fenv_t host_env;
   feholdexcept(&host_env);
@@ -346,6 +375,7 @@ enum sg_status sg_core_run_cta(struct sg_core *c, const struct sg_code *code,
   s = run(c, cs);
   fesetenv(&host_env);
   if (c->nhooks)
-    sg_core_emit(c, cs, NULL, (struct sg_event){.kind = SG_EV_CTA_END, .time = cs->insns});
+    sg_core_emit(c, cs, NULL,
+                 (struct sg_event){.kind = SG_EV_CTA_END, .time = cs->insns, .arg = s != SG_OK});
   return c->stopped ? SG_EFAULT : s;
 }

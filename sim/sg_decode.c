@@ -49,6 +49,24 @@ const char *sg_sfu_name(unsigned fn) {
   }
 }
 
+const char *sg_mark_name(unsigned kind) {
+  switch (kind) {
+#define SG_MARK(name, num, role, args) case num: return #name;
+#include "sg_mark.def"
+#undef SG_MARK
+  default: return NULL;
+  }
+}
+
+enum sg_mark_role sg_mark_role(unsigned kind) {
+  switch (kind) {
+#define SG_MARK(name, num, role, args) case num: return SG_MARK_##role;
+#include "sg_mark.def"
+#undef SG_MARK
+  default: return SG_MARK_NONE;
+  }
+}
+
 unsigned sg_sfu_arity(unsigned fn) {
   switch (fn) {
 #define SG_SFU(name, num, arity, ffn, dfn) case num: return arity;
@@ -99,6 +117,8 @@ void sg_decode(uint32_t w, struct sg_uop *u) {
   unsigned f7 = w >> 25;
   /* custom-0 is only as large as sg_sfu.def */
   if ((op == SG_OP_SFU_S || op == SG_OP_SFU_D) && !sg_sfu_name(f7))
+    op = SG_OP_ILLEGAL;
+  if (op == SG_OP_SG_MARK && !sg_mark_name(f7)) /* and sg.mark only as large as sg_mark.def */
     op = SG_OP_ILLEGAL;
   enum sg_fmt fmt = insns[op].fmt;
   u->op = op;

@@ -94,6 +94,7 @@ const char *sg_disasm(const struct sg_uop *u, uint64_t pc, char *buf, size_t len
     break;
   case SG_FMT_X1: n = snprintf(buf, len, "%s %s", m, r1); break;
   case SG_FMT_X2: n = snprintf(buf, len, "%s %s, %s", m, rd, r1); break;
+  case SG_FMT_MARK: n = snprintf(buf, len, "%s %s, %s, %s", m, sg_mark_name(u->rm), r1, r2); break;
   case SG_FMT_N: default:
     n = u->op == SG_OP_ILLEGAL ? snprintf(buf, len, "illegal 0x%08x", u->raw) : snprintf(buf, len, "%s", m);
     break;

@@ -299,6 +299,15 @@ static double sfu64(unsigned fn, double a, double b) {
  * be the base register). */
 #define EMIT() do { if (observed && !emit_insn(c)) FAULT(); } while (0)
 #define NOTE_MEM(kind, bytes) do { if (observed) note_mem(c, w, x1, imm, mask, kind, bytes); } while (0)
+/* ... and the value each lane loaded or stored (zero-extended). */
+#define NOTE_DATA(l, v)                                                   \
+  do {                                                                    \
+    if (observed) {                                                       \
+      uint64_t d_ = 0;                                                    \
+      memcpy(&d_, &(v), sizeof(v));                                       \
+      c->rec.data[l] = d_;                                                \
+    }                                                                     \
+  } while (0)
 
 #define X1 x1[l]
 #define X2 x2[l]
@@ -341,6 +350,7 @@ static double sfu64(unsigned fn, double a, double b) {
       FOR_LANES(l) {                                                      \
         T v_;                                                             \
         memcpy(&v_, h_ + (x1[l] + imm - lo_), sizeof v_);                 \
+        NOTE_DATA(l, v_);                                                 \
         ext;                                                              \
       }                                                                   \
     else                                                                  \
@@ -353,6 +363,7 @@ static double sfu64(unsigned fn, double a, double b) {
           FAULT();                                                        \
         if (p_)                                                           \
           memcpy(&v_, p_, sizeof v_);                                     \
+        NOTE_DATA(l, v_);                                                 \
         ext;                                                              \
       }                                                                   \
   } while (0)
@@ -364,6 +375,7 @@ static double sfu64(unsigned fn, double a, double b) {
     if (h_)                                                               \
       FOR_LANES(l) {                                                      \
         T v_ = (T)(val);                                                  \
+        NOTE_DATA(l, v_);                                                 \
         memcpy(h_ + (x1[l] + imm - lo_), &v_, sizeof v_);                 \
       }                                                                   \
     else                                                                  \
@@ -374,6 +386,7 @@ static double sfu64(unsigned fn, double a, double b) {
         T v_ = (T)(val);                                                  \
         if (stop_)                                                        \
           FAULT();                                                        \
+        NOTE_DATA(l, v_);                                                 \
         if (p_)                                                           \
           memcpy(p_, &v_, sizeof v_);                                     \
       }                                                                   \
@@ -801,8 +814,10 @@ reload:
     vmcase(SFU_S)    /* fd = sfu_fn(fs1 [, fs2]) in single */ FALU(sg_canon32(sfu32(u->rm, F1S, F2S))); vmbreak;
     vmcase(SFU_D)    /* fd = sfu_fn(fs1 [, fs2]) in double */ FALU(sg_canon64(sfu64(u->rm, F1D, F2D))); vmbreak;
     vmcase(SG_BARRIER) /* wait for every unfinished warp of the CTA */
-      if (observed)
+      if (observed) {
         c->rec.barrier = cs->slot;
+        ACTIVE(c->rec.data[l] = X1); /* the fence flags */
+      }
       EMIT();
       PARK(pc);
       ops->wait(rs);
@@ -836,6 +851,10 @@ reload:
       ALU(t[l]);
       vmbreak;
     }
+    vmcase(SG_MARK)  /* nothing: what it marks is for the consumers (sg_mark.def) */
+      if (observed)
+        ACTIVE(c->rec.data[l] = X1, c->rec.data2[l] = X2);
+      vmbreak;
     case SG_OP_COUNT: /* not an op */
       vmbreak;
     }

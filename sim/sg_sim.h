@@ -93,7 +93,8 @@ enum sg_fmt {
   SG_FMT_N,     /* no operands */
   SG_FMT_SFU,   /* f rd, f rs1 [, f rs2]; function number in rm */
   SG_FMT_X1,    /* x rs1 */
-  SG_FMT_X2     /* x rd, x rs1 */
+  SG_FMT_X2,    /* x rd, x rs1 */
+  SG_FMT_MARK   /* mark (funct7, in rm), x rs1, x rs2 */
 };
 
 /* Functional units (the UNIT column of sg_insn.def), for timing mode. */
@@ -120,6 +121,18 @@ enum sg_sfu_fn {
 /* Name ("sin") and arity of an SFU function; NULL / 0 when undefined. */
 const char *sg_sfu_name(unsigned fn);
 unsigned sg_sfu_arity(unsigned fn);
+
+/* What an sg.mark marks (funct7 of custom-1 funct3 1, from sg_mark.def). */
+enum sg_mark_kind {
+#define SG_MARK(name, num, role, args) SG_MARK_##name = num,
+#include "sg_mark.def"
+#undef SG_MARK
+};
+enum sg_mark_role { SG_MARK_NONE, SG_MARK_WG, SG_MARK_SG, SG_MARK_MORE, SG_MARK_END };
+/* Name ("work_group_reduce_add") and role of a mark; NULL / SG_MARK_NONE
+ * when undefined. */
+const char *sg_mark_name(unsigned kind);
+enum sg_mark_role sg_mark_role(unsigned kind);
 
 /* CSR numbers (sg_csr.def, docs/isa.md). */
 enum {
@@ -267,6 +280,10 @@ struct sg_insn_record {
   enum sg_space space;       /* region of the lowest active lane's address */
   uint32_t size;             /* bytes per lane */
   uint64_t addr[SG_MAX_WARP_SIZE]; /* per active lane */
+  /* Per active lane: the value a load read or a store wrote (size bytes,
+   * zero-extended; atomics leave it unset); sg.barrier: its fence flags
+   * (rs1); sg.mark: its two arguments (rs1, rs2). */
+  uint64_t data[SG_MAX_WARP_SIZE], data2[SG_MAX_WARP_SIZE];
   /* conditional branches */
   uint64_t taken;            /* lanes that took it */
   uint64_t reconv_pc;        /* when they diverged: where they rejoin (SG_RECONV_EXIT: never) */
@@ -277,7 +294,7 @@ struct sg_insn_record {
 /* What happens between instructions. */
 enum sg_event_kind {
   SG_EV_CTA_START,   /* arg: warps of the CTA */
-  SG_EV_CTA_END,
+  SG_EV_CTA_END,     /* arg: 1 when a fault ended it */
   SG_EV_WARP_END,    /* every lane of the warp exited */
   SG_EV_BARRIER_WAIT,    /* a warp arrived at barrier `arg` (pc: the barrier) */
   SG_EV_BARRIER_RELEASE, /* barrier `arg` released every warp waiting at it (warp: -1) */
@@ -292,6 +309,7 @@ struct sg_event {
   uint64_t cta;
   uint32_t core, warp;
   uint64_t pc, mask, arg, arg2;
+  const struct sg_cta_desc *desc; /* SG_EV_CTA_START: the CTA's ids and shape */
 };
 
 /* A consumer embeds this as its first member; the core calls insn for every
@@ -332,10 +350,17 @@ struct sg_fault {
   uint32_t warp, lane;
   uint32_t thread;    /* linear thread id in the CTA: warp * warp_size + lane */
   uint32_t tid[3];    /* the thread's local id */
-  char what[160];     /* one sentence: "store of 4 bytes to unmapped address 0x0" */
+  /* A finding about two accesses (a data race) names the other one too:
+   * its instruction and work-item. pc 0 when there is none (no code lies
+   * at address 0). Reports describe it like the first (sg_cta_dispatch.c). */
+  struct sg_fault_other {
+    uint64_t pc;
+    uint32_t ctaid[3], tid[3];
+  } other;
+  char what[256];     /* one sentence: "store of 4 bytes to unmapped address 0x0" */
 };
 
-/* Findings that did not end the CTA, one site per (kind, PC) with how often
+/* Findings that did not end the CTA, one site per (kind, PC, other PC) with how often
  * it happened and its first work-item: the lowest CTA (linear index), then
  * the lowest thread, so the report does not depend on which host thread ran
  * what. At most SG_FINDINGS_MAX sites; later sites are only counted. */
@@ -351,10 +376,13 @@ struct sg_findings {
   uint32_t count, cap;
   uint64_t lost; /* occurrences at sites past SG_FINDINGS_MAX */
 };
-/* The site of (kind, pc), created when new (NULL when the table is full or
- * out of memory: the occurrence goes to `lost`). */
+/* The site of (kind, pc, other_pc), created when new (NULL when the table
+ * is full or out of memory: the occurrence goes to `lost`). */
 struct sg_finding_site *sg_findings_site(struct sg_findings *f, enum sg_fault_kind kind,
-                                         uint64_t pc);
+                                         uint64_t pc, uint64_t other_pc);
+/* Adds src->count occurrences at the site of src->first (src becomes the
+ * site's first work-item when it comes earlier). */
+void sg_findings_add(struct sg_findings *f, const struct sg_finding_site *src);
 /* Adds every site of from into into (keeping the lower first work-item). */
 void sg_findings_merge(struct sg_findings *into, const struct sg_findings *from);
 /* Sorts the sites by first work-item, then PC. */
@@ -387,6 +415,12 @@ void sg_core_set_hooks(struct sg_core *core, struct sg_hook *const *hooks, uint3
 bool sg_core_finding(struct sg_core *core, uint32_t warp, unsigned lane, uint64_t pc,
                      enum sg_fault_kind kind, uint64_t addr, uint32_t size, const char *fmt, ...)
     __attribute__((format(printf, 8, 9)));
+/* The same for a finding about two accesses (a data race): the site is
+ * (kind, pc, other->pc), so each pair of instructions is reported once. */
+bool sg_core_finding_pair(struct sg_core *core, uint32_t warp, unsigned lane, uint64_t pc,
+                          const struct sg_fault_other *other, enum sg_fault_kind kind,
+                          uint64_t addr, uint32_t size, const char *fmt, ...)
+    __attribute__((format(printf, 9, 10)));
 
 /* Runs one CTA to completion on the core (functional mode). Findings a GPU
  * survives go to *findings (the lanes go on: loads read zero, stores are

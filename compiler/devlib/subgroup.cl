@@ -69,19 +69,28 @@ SG_OVL uint get_sub_group_local_id(void) { return SG_LANE(); }
 
 /* A warp runs in lockstep and every lane of the sub-group must reach the
  * barrier, so it only has to keep the compiler from moving memory
- * accesses across it. */
-SG_OVL void sub_group_barrier(cl_mem_fence_flags flags) {
-  (void)flags;
-  __asm__ volatile("" : : : "memory");
-}
+ * accesses across it (the mark does), and tell the checkers that it
+ * orders the sub-group's accesses. */
+SG_OVL void sub_group_barrier(cl_mem_fence_flags flags) { SG_MARK1(sub_group_barrier, flags); }
 
 SG_OVL void sub_group_barrier(cl_mem_fence_flags flags, memory_scope scope) {
   (void)scope;
   sub_group_barrier(flags);
 }
 
-SG_OVL int sub_group_any(int pred) { return (int)vote_any(pred); }
-SG_OVL int sub_group_all(int pred) { return (int)vote_all(pred); }
+/* The sg_sub_group_* forms are the work-group functions' (workgroup.cl):
+ * the same without a mark, which would name the sub-group function where
+ * the user called a work-group one. */
+SG_OVL int sg_sub_group_any(int pred) { return (int)vote_any(pred); }
+SG_OVL int sg_sub_group_all(int pred) { return (int)vote_all(pred); }
+SG_OVL int sub_group_any(int pred) {
+  SG_MARK0(sub_group_any);
+  return (int)vote_any(pred);
+}
+SG_OVL int sub_group_all(int pred) {
+  SG_MARK0(sub_group_all);
+  return (int)vote_all(pred);
+}
 
 /* ---- Shuffles --------------------------------------------------------- */
 
@@ -117,18 +126,34 @@ SG_SHFL(double, ulong)
     }                                                                        \
     return x;                                                                \
   }                                                                          \
-  SG_OVL T sub_group_scan_inclusive_##NAME(T x) { return sg_scan_##NAME(x); } \
-  SG_OVL T sub_group_scan_exclusive_##NAME(T x) {                            \
+  SG_OVL T sg_sub_group_scan_inclusive_##NAME(T x) { return sg_scan_##NAME(x); } \
+  SG_OVL T sg_sub_group_scan_exclusive_##NAME(T x) {                         \
     uint lane = SG_LANE();                                                   \
     T o = sg_shfl(sg_scan_##NAME(x), lane ? lane - 1 : 0);                   \
     return lane ? o : (T)(ID);                                               \
   }                                                                          \
-  SG_OVL T sub_group_reduce_##NAME(T x) {                                    \
+  SG_OVL T sg_sub_group_reduce_##NAME(T x) {                                 \
     return sg_shfl(sg_scan_##NAME(x), get_sub_group_size() - 1);             \
+  }                                                                          \
+  SG_OVL T sub_group_scan_inclusive_##NAME(T x) {                            \
+    SG_MARK0(sub_group_scan_inclusive_##NAME);                               \
+    return sg_sub_group_scan_inclusive_##NAME(x);                            \
+  }                                                                          \
+  SG_OVL T sub_group_scan_exclusive_##NAME(T x) {                            \
+    SG_MARK0(sub_group_scan_exclusive_##NAME);                               \
+    return sg_sub_group_scan_exclusive_##NAME(x);                            \
+  }                                                                          \
+  SG_OVL T sub_group_reduce_##NAME(T x) {                                    \
+    SG_MARK0(sub_group_reduce_##NAME);                                       \
+    return sg_sub_group_reduce_##NAME(x);                                    \
   }
 
 #define SG_SUB_GROUP_TYPE(T, MINID, MAXID)                                   \
-  SG_OVL T sub_group_broadcast(T x, uint lane) { return sg_shfl(x, lane); }  \
+  SG_OVL T sg_sub_group_broadcast(T x, uint lane) { return sg_shfl(x, lane); } \
+  SG_OVL T sub_group_broadcast(T x, uint lane) {                             \
+    SG_MARK1(sub_group_broadcast, lane);                                     \
+    return sg_shfl(x, lane);                                                 \
+  }                                                                          \
   SG_SUB_GROUP_OPS(T, add, SG_ADD, 0)                                        \
   SG_SUB_GROUP_OPS(T, min, min, MINID)                                       \
   SG_SUB_GROUP_OPS(T, max, max, MAXID)

@@ -216,6 +216,7 @@ static const struct {
     {0x0605852b, "sg.vote.all"},
     {0x0805852b, "sg.ballot"},
     {0x0ac5852b, "sg.shfl"},
+    {0x00b5102b, "sg.mark"},
 };
 
 static void test_known_words(void **state) {
@@ -257,6 +258,8 @@ static void test_disasm(void **state) {
   check_dis(0x0200002b, 0, "sg.exit");
   check_dis(0x0805852b, 0, "sg.ballot a0, a1");
   check_dis(0x0ac5852b, 0, "sg.shfl a0, a1, a2");
+  check_dis(0x00b5102b, 0, "sg.mark work_group_reduce_add, a0, a1");
+  check_dis(0x5800102b, 0, "sg.mark sub_group_barrier, zero, zero");
   check_dis(0x0005050b, 0, "sg.sin.s fa0, fa0");
   check_dis(0x40c5950b, 0, "sg.pow.d fa0, fa1, fa2");
   check_dis(0x00c5f553, 0, "fadd.s fa0, fa1, fa2");       /* dyn: no suffix */
@@ -273,7 +276,8 @@ static void test_illegal(void **state) {
       0x0000007b,             /* custom-3 */
       0x3c00050b,             /* custom-0, SFU function 30: not in sg_sfu.def */
       0x0c00002b,             /* custom-1 funct7 6 */
-      0x0000102b,             /* custom-1 funct3 1 */
+      0xfe00102b,             /* sg.mark of an undefined kind (funct7 127) */
+      0x0200112b,             /* sg.mark with rd != 0 */
       0x8200101b,             /* slliw with shamt[5] set */
       0x2200551b,             /* srliw with a bad funct7 */
       0x0600006b,             /* reserved major opcode */
