@@ -224,6 +224,7 @@ static int check_config(const struct sg_config *c, char *why, size_t n) {
   REQUIRE(global_mem_size, c->global_mem_size >= (1u << 20), "must be at least 1 MiB");
   REQUIRE(host_threads, c->host_threads <= 1024, "must be 0..1024");
   REQUIRE(trace_limit, c->trace_limit >= 4096, "must be at least 4096");
+  REQUIRE(check_memory, c->check_memory >= (1u << 20), "must be at least 1 MiB");
   REQUIRE(printf_buffer_size, c->printf_buffer_size >= 64 && c->printf_buffer_size <= (1u << 30),
           "must be 64..2^30");
   return -1;

@@ -35,9 +35,11 @@ struct worker {
   pthread_t thread;
   struct sg_cta_desc cta;
   struct sg_findings findings;    /* this launch's, merged into the job's at the end */
-  struct sg_hook *hooks[2];       /* this launch's consumers */
+  struct sg_hook *hooks[4];       /* this launch's consumers */
   struct sg_stats_hook stats;
   struct sg_trace *trace;
+  struct sg_races *races;         /* SOFTGPU_CHECK=races: made once, kept */
+  struct sg_sync *sync;           /* SOFTGPU_CHECK=sync */
 };
 
 /* The launch the workers are running. */
@@ -57,6 +59,8 @@ struct job {
   uint64_t trace_room;            /* launch->trace: bytes of records a worker may keep */
   struct sg_trace **traces;       /* launch->trace: every worker's, written at the end */
   uint32_t ntraces;
+  struct sg_races **races;        /* SOFTGPU_CHECK=races: every worker's, checked across CTAs */
+  uint32_t nraces;
 };
 
 /* Launches are serialised by launch_lock: each one already uses every host
@@ -64,7 +68,7 @@ struct job {
  * thread works as worker 0; workers 1.. are pool threads woken per launch. */
 struct sg_device {
   struct sg_config cfg;
-  bool strict;                    /* SOFTGPU_CHECK=strict */
+  struct sg_check check;          /* SOFTGPU_CHECK */
   _Atomic uint64_t next_addr;
   pthread_mutex_t launch_lock;
   pthread_mutex_t lock;           /* pool state: generation, running, quit, job */
@@ -96,30 +100,12 @@ static uint32_t host_thread_count(const struct sg_config *cfg) {
   return 1;
 }
 
-/* SOFTGPU_CHECK: comma-separated words; "strict" makes every device finding
- * end the launch. An unknown word is named on stderr and ignored, so a typo
- * cannot silently turn checking off. */
-static bool check_strict(void) {
-  const char *env = getenv("SOFTGPU_CHECK");
-  bool strict = false;
-  while (env && *env) {
-    size_t n = strcspn(env, ",");
-    if (n == 6 && !strncmp(env, "strict", 6))
-      strict = true;
-    else if (n > 0)
-      fprintf(stderr, "SoftGPU: SOFTGPU_CHECK: unknown check '%.*s' ignored (known: strict)\n",
-              (int)n, env);
-    env += n + (env[n] == ',');
-  }
-  return strict;
-}
-
 enum sg_status sg_device_create(const struct sg_config *cfg, struct sg_device **out) {
   struct sg_device *dev = calloc(1, sizeof *dev);
   if (!dev)
     return SG_ENOMEM;
   dev->cfg = *cfg;
-  dev->strict = check_strict();
+  sg_check_parse(getenv("SOFTGPU_CHECK"), &dev->check, stderr);
   atomic_init(&dev->next_addr, SG_ADDR_GLOBAL);
   dev->num_workers = host_thread_count(cfg);
   dev->workers = calloc(dev->num_workers, sizeof *dev->workers);
@@ -139,6 +125,8 @@ static void worker_free(struct worker *w) {
   if (w->core)
     sg_core_destroy(w->core);
   sg_trace_destroy(w->trace);
+  sg_races_destroy(w->races);
+  sg_sync_destroy(w->sync);
   sg_findings_free(&w->findings);
   free(w->local);
   free(w->stack);
@@ -167,6 +155,8 @@ void sg_device_destroy(struct sg_device *dev) {
 }
 
 const struct sg_config *sg_device_config(const struct sg_device *dev) { return &dev->cfg; }
+
+const struct sg_check *sg_device_check(const struct sg_device *dev) { return &dev->check; }
 
 uint64_t sg_device_alloc_address(struct sg_device *dev, uint64_t size) {
   if (size > (1ull << 48))
@@ -329,7 +319,7 @@ static enum sg_status worker_prepare(struct sg_device *dev, struct worker *w,
   if (!w->core) {
     struct sg_sim_config sim = {.warp_size = cfg->warp_size,
                                 .watchdog_insns = cfg->watchdog_insns,
-                                .strict = dev->strict,
+                                .strict = dev->check.strict,
                                 .reconv = (enum sg_reconv_policy)cfg->reconv};
     enum sg_status st = sg_core_create(&sim, w->index, &w->core);
     if (st != SG_OK)
@@ -361,6 +351,21 @@ static enum sg_status worker_prepare(struct sg_device *dev, struct worker *w,
     if (st != SG_OK)
       return st;
     w->hooks[n++] = sg_trace_hook(w->trace);
+  }
+  if (dev->check.races) {
+    struct sg_races_config rc = {.warp_size = cfg->warp_size,
+                                 .same_value = dev->check.same_value,
+                                 .async_elsewhere = dev->check.sync,
+                                 .memory_limit = cfg->check_memory};
+    if (!w->races && sg_races_create(w->core, &rc, &w->races) != SG_OK)
+      return SG_ENOMEM;
+    sg_races_launch(w->races);
+    w->hooks[n++] = sg_races_hook(w->races);
+  }
+  if (dev->check.sync) {
+    if (!w->sync && sg_sync_create(w->core, cfg->warp_size, &w->sync) != SG_OK)
+      return SG_ENOMEM;
+    w->hooks[n++] = sg_sync_hook(w->sync);
   }
   sg_core_set_hooks(w->core, w->hooks, n);
   return SG_OK;
@@ -416,6 +421,8 @@ static void run_ctas(struct sg_device *dev, struct worker *w, struct job *job) {
   if (w->trace)
     job->traces[job->ntraces++] = w->trace;
   w->trace = NULL;
+  if (w->races && job->races)
+    job->races[job->nraces++] = w->races;
   pthread_mutex_unlock(&job->lock);
 }
 
@@ -487,35 +494,73 @@ static void run_job(struct sg_device *dev, struct job *job) {
 
 /* ---- Launch ---------------------------------------------------------------- */
 
-/* "store of 4 bytes to unmapped address 0x0 by work-item (global 17,0,0;
- * group 1,0,0; local 1,0,0) at PC 0x10234 (sw a1, 0(a0))" */
-static void describe(const struct sg_launch *launch, const struct sg_fault *f,
-                     const uint32_t ctaid[3], char *out, size_t len) {
+/* "work-item (global 17,0,0; group 1,0,0; local 1,0,0) at PC 0x10234 (sw a1,
+ * 0(a0))": who did it and where. */
+static void where(const struct sg_launch *launch, const uint32_t ctaid[3], const uint32_t tid[3],
+                  uint64_t pc, char *out, size_t len) {
   const struct sg_ndrange *nd = &launch->nd;
   const struct sg_program_image *img = launch->program;
   uint64_t gid[3];
   for (int d = 0; d < 3; d++)
-    gid[d] = nd->global_offset[d] + ctaid[d] * nd->local_size[d] + f->tid[d];
+    gid[d] = nd->global_offset[d] + ctaid[d] * nd->local_size[d] + tid[d];
   char insn[96] = "";
-  if (f->pc >= img->ro_base && f->pc - img->ro_base + 4 <= img->ro_size && f->pc % 4 == 0) {
+  if (pc >= img->ro_base && pc - img->ro_base + 4 <= img->ro_size && pc % 4 == 0) {
     uint32_t word;
     struct sg_uop u;
     char text[80];
-    memcpy(&word, img->ro + (f->pc - img->ro_base), 4);
+    memcpy(&word, img->ro + (pc - img->ro_base), 4);
     sg_decode(word, &u);
-    snprintf(insn, sizeof insn, " (%s)", sg_disasm(&u, f->pc, text, sizeof text));
+    snprintf(insn, sizeof insn, " (%s)", sg_disasm(&u, pc, text, sizeof text));
   }
   snprintf(out, len,
-           "%s by work-item (global %" PRIu64 ",%" PRIu64 ",%" PRIu64
+           "work-item (global %" PRIu64 ",%" PRIu64 ",%" PRIu64
            "; group %u,%u,%u; local %u,%u,%u) at PC 0x%" PRIx64 "%s",
-           f->what[0] ? f->what : sg_fault_text(f->kind), gid[0], gid[1], gid[2], ctaid[0],
-           ctaid[1], ctaid[2], f->tid[0], f->tid[1], f->tid[2], f->pc, insn);
+           gid[0], gid[1], gid[2], ctaid[0], ctaid[1], ctaid[2], tid[0], tid[1], tid[2], pc,
+           insn);
+}
+
+/* "store of 4 bytes to unmapped address 0x0 by work-item (...) at PC ..."; a
+ * finding about two work-items (a race) names the other after it: "...;
+ * the other work-item (...) at PC ...". */
+static void describe(const struct sg_launch *launch, const struct sg_fault *f,
+                     const uint32_t ctaid[3], char *out, size_t len) {
+  char first[256], other[256] = "";
+  where(launch, ctaid, f->tid, f->pc, first, sizeof first);
+  if (f->other.pc) {
+    char w[224];
+    where(launch, f->other.ctaid, f->other.tid, f->other.pc, w, sizeof w);
+    snprintf(other, sizeof other, "; the other %s", w);
+  }
+  snprintf(out, len, "%s by %s%s", f->what[0] ? f->what : sg_fault_text(f->kind), first, other);
+}
+
+/* The last line of a report: how many findings of each kind, and which
+ * checks ran. */
+static void summarise(const struct sg_launch *launch, const struct sg_findings *f,
+                      const struct sg_check *check, uint64_t total, FILE *out) {
+  uint64_t per_kind[SG_FAULT_COUNT] = {0};
+  for (uint32_t i = 0; i < f->count; i++)
+    per_kind[f->site[i].first.kind] += f->site[i].count;
+  fprintf(out, "kernel '%s': %" PRIu64 " finding%s at %u site%s:", launch->kernel->name, total,
+          total == 1 ? "" : "s", f->count + (f->lost ? 1 : 0), f->count == 1 && !f->lost ? "" : "s");
+  const char *sep = " ";
+  for (int k = 0; k < SG_FAULT_COUNT; k++)
+    if (per_kind[k]) {
+      fprintf(out, "%s%" PRIu64 " %s", sep, per_kind[k], sg_fault_name((enum sg_fault_kind)k));
+      sep = ", ";
+    }
+  if (f->lost)
+    fprintf(out, "%s%" PRIu64 " past the table of sites", sep, f->lost);
+  fputs(" (SOFTGPU_CHECK=", out);
+  sg_check_print(check, out);
+  fputs(")\n", out);
 }
 
 /* One line per site ("kernel 'k': <finding> by work-item ... at PC ...; 37
- * times"), the first SG_REPORT_MAX_SITES of them, then how many more. */
+ * times"), the first SG_REPORT_MAX_SITES of them, then how many more, then
+ * the summary. */
 static char *report_findings(const struct sg_launch *launch, struct sg_findings *f,
-                             uint64_t *total) {
+                             const struct sg_check *check, uint64_t *total) {
   *total = f->lost;
   if (!f->count && !f->lost)
     return NULL;
@@ -533,7 +578,7 @@ static char *report_findings(const struct sg_launch *launch, struct sg_findings 
       more += site->count;
       continue;
     }
-    char line[512];
+    char line[1024];
     describe(launch, &site->first, site->ctaid, line, sizeof line);
     fprintf(out, "kernel '%s': %s", launch->kernel->name, line);
     if (site->count > 1)
@@ -544,8 +589,33 @@ static char *report_findings(const struct sg_launch *launch, struct sg_findings 
     fprintf(out, "kernel '%s': %" PRIu64 " more findings at %u more sites not shown\n",
             launch->kernel->name, more,
             f->count > SG_REPORT_MAX_SITES ? f->count - SG_REPORT_MAX_SITES : 0);
+  summarise(launch, f, check, *total, out);
   fclose(out);
   return text;
+}
+
+/* Races between work-groups, from every worker's summaries once all CTAs
+ * ran; under strict checking the first ends the launch like any finding. */
+static void check_across(const struct sg_launch *launch, struct job *job, bool strict) {
+  if (job->status != SG_OK && job->status != SG_EFAULT)
+    return;
+  uint64_t grid[3];
+  uint32_t nctaid[3];
+  sg_ndrange_grid(&launch->nd, grid);
+  for (int d = 0; d < 3; d++)
+    nctaid[d] = (uint32_t)grid[d];
+  struct sg_findings across = {0};
+  if (sg_races_across(job->races, job->nraces, nctaid, &across) != SG_OK) {
+    job->status = SG_ENOMEM;
+  } else if (across.count && job->status == SG_OK && strict) {
+    sg_findings_sort(&across);
+    job->status = SG_EFAULT;
+    job->fault = across.site[0].first;
+    memcpy(job->fault_ctaid, across.site[0].ctaid, sizeof job->fault_ctaid);
+  } else {
+    sg_findings_merge(&job->findings, &across);
+  }
+  sg_findings_free(&across);
 }
 
 void sg_launch_result_free(struct sg_launch_result *result) {
@@ -587,6 +657,13 @@ enum sg_status sg_device_launch(struct sg_device *dev, const struct sg_launch *l
     snprintf(msg, msglen, "out of memory for the trace");
     return SG_ENOMEM;
   }
+  if (dev->check.races && !(job.races = calloc(dev->num_workers, sizeof *job.races))) {
+    free(job.traces);
+    sg_memmap_free(&map);
+    free(params);
+    snprintf(msg, msglen, "out of memory for the race checker");
+    return SG_ENOMEM;
+  }
   atomic_init(&job.next_cta, 0);
   atomic_init(&job.stop, false);
   pthread_mutex_init(&job.lock, NULL);
@@ -604,7 +681,11 @@ enum sg_status sg_device_launch(struct sg_device *dev, const struct sg_launch *l
       sg_trace_destroy(job.traces[i]);
     free(job.traces);
   }
-  result->report = report_findings(launch, &job.findings, &result->findings);
+  if (job.races) {
+    check_across(launch, &job, dev->check.strict);
+    free(job.races);
+  }
+  result->report = report_findings(launch, &job.findings, &dev->check, &result->findings);
   sg_findings_free(&job.findings);
   if (pb) {
     struct sg_printf_header h;

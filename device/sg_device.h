@@ -21,15 +21,28 @@ struct sg_config {
  * from a preset with "preset=NAME"). Unknown keys, bad values and
  * inconsistent settings give SG_EINVAL with a message in err. */
 enum sg_status sg_config_load(struct sg_config *cfg, const char *spec, char *err, size_t errlen);
-/* The spec from the environment: SOFTGPU_CONFIG. SOFTGPU_CHECK (a
- * comma-separated list; today: "strict", every device finding ends the
- * launch) is read by sg_device_create. */
+/* The spec from the environment: SOFTGPU_CONFIG. SOFTGPU_CHECK is read by
+ * sg_device_create (sg_check_parse). */
 enum sg_status sg_config_from_env(struct sg_config *cfg, char *err, size_t errlen);
 void sg_config_print(const struct sg_config *cfg, FILE *out); /* key=value lines */
 void sg_config_help(FILE *out); /* every key with its help and default, the presets */
 /* One JSON object {"cores": 8, ...} (no newline), for stats files. */
 void sg_config_print_json(const struct sg_config *cfg, FILE *out);
 uint32_t sg_config_max_work_group_size(const struct sg_config *cfg);
+
+/* ---- Checks (sg_check.def: SG_CHECK(field, "word", default, in_all, "help")) */
+struct sg_check {
+#define SG_CHECK(field, word, def, all, help) bool field;
+#include "sg_check.def"
+#undef SG_CHECK
+};
+/* Sets *out from a SOFTGPU_CHECK value: the defaults, then each
+ * comma-separated word in turn ("all", "none" or a check's word). An
+ * unknown word is named on warn (when not NULL) and ignored, so a typo
+ * cannot silently turn checking off. */
+void sg_check_parse(const char *spec, struct sg_check *out, FILE *warn);
+void sg_check_help(FILE *out);                          /* one line per word */
+void sg_check_print(const struct sg_check *c, FILE *out); /* "memory,races" or "none" */
 
 /* ---- ND-range -> grid / CTAs ------------------------------------------ */
 
@@ -59,6 +72,8 @@ struct sg_device; /* the machine: config, global address allocator, host thread 
 enum sg_status sg_device_create(const struct sg_config *cfg, struct sg_device **out);
 void sg_device_destroy(struct sg_device *dev);
 const struct sg_config *sg_device_config(const struct sg_device *dev);
+/* The checks its launches run (SOFTGPU_CHECK when it was created). */
+const struct sg_check *sg_device_check(const struct sg_device *dev);
 
 /* Device address for a new global allocation of size bytes: 256-byte
  * aligned, with an unmapped guard gap (64 KiB) after it. Addresses are not

@@ -431,6 +431,50 @@ enum sg_status sg_core_run_cta(struct sg_core *core, const struct sg_code *code,
                                const struct sg_memmap *mem, struct sg_findings *findings,
                                struct sg_fault *fault);
 
+/* ---- Checkers (SOFTGPU_CHECK; docs/races.md) ----------------------------- */
+
+/* The race checker: conflicting accesses (one at least a write) to __local
+ * or __global memory from different work-items that no barrier or atomic
+ * orders. Within a CTA it shadows the memory the CTA touches (per 4-byte
+ * granule, per byte where accesses are narrower: the barrier interval, the
+ * last writer and up to two readers of each) and reports as the CTA runs,
+ * once per pair of instructions, naming the races only warp-synchronous
+ * execution orders; across CTAs it keeps a summary of each CTA's __global
+ * accesses, checked at the end of the launch (sg_races_across) in CTA
+ * order, so the report does not depend on how many host threads ran the
+ * CTAs. One per host thread, its hook attached to that thread's core. */
+struct sg_races_config {
+  uint32_t warp_size;
+  bool same_value;       /* also report writes that leave memory as it was */
+  bool async_elsewhere;  /* the sync checker reports accesses that race with an
+                            async copy: leave those pairs to it */
+  uint64_t memory_limit; /* bytes of shadow and summaries; past it the checker
+                            stops with one CHECK_LIMIT finding */
+};
+struct sg_races;
+enum sg_status sg_races_create(struct sg_core *core, const struct sg_races_config *cfg,
+                               struct sg_races **out);
+struct sg_hook *sg_races_hook(struct sg_races *r);
+void sg_races_destroy(struct sg_races *r);
+/* Forgets the summaries of the last launch. */
+void sg_races_launch(struct sg_races *r);
+/* Races between CTAs in the summaries of checkers[0..n) (every host
+ * thread's, after the launch), added to *findings; nctaid is the grid (for
+ * the CTAs' ids). SG_ENOMEM when the summaries cannot be sorted. */
+enum sg_status sg_races_across(struct sg_races *const *checkers, uint32_t n,
+                               const uint32_t nctaid[3], struct sg_findings *findings);
+
+/* The synchronisation checker: barriers whose work-items pass different
+ * fence flags, work-group and sub-group functions and async copies (the
+ * device library marks them with sg.mark, sg_mark.def) that some
+ * work-items of the group call and others do not, or call in another
+ * order or with other arguments, and accesses to an async copy's memory
+ * before wait_group_events. One per host thread. */
+struct sg_sync;
+enum sg_status sg_sync_create(struct sg_core *core, uint32_t warp_size, struct sg_sync **out);
+struct sg_hook *sg_sync_hook(struct sg_sync *s);
+void sg_sync_destroy(struct sg_sync *s);
+
 /* ---- Traces -------------------------------------------------------------- */
 
 /* A trace consumer records the instructions and events of the CTAs it sees
