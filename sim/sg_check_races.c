@@ -45,6 +45,7 @@ struct cell {
 
 struct page {
   uint64_t base;
+  uint32_t slot; /* its entry in the map */
   struct cell cell[GRANULES];
 };
 
@@ -148,6 +149,7 @@ static struct page *page_of(struct sg_races *k, uint64_t a) {
       while (map[h])
         h = (h + 1) & (cap - 1);
       map[h] = k->used[i];
+      k->used[i]->slot = h;
     }
     free(k->map);
     k->map = map;
@@ -163,16 +165,20 @@ static struct page *page_of(struct sg_races *k, uint64_t a) {
   if (!p && (!room(k, sizeof *p) || !(p = calloc(1, sizeof *p))))
     return NULL;
   p->base = base;
+  p->slot = h;
   k->map[h] = p;
   k->used[k->nused++] = p;
   return k->last = p;
 }
 
-/* The pages go back to the spares at the end of each CTA. */
+/* The pages go back to the spares at the end of each CTA, and the map is
+ * emptied slot by slot (a large map costs nothing to CTAs that touch little). */
 static void release_pages(struct sg_races *k) {
   for (uint32_t i = 0; i < k->nsplits; i++)
     k->splits[i]->split = 0;
   k->nsplits = k->nbytes = 0;
+  for (uint32_t i = 0; i < k->nused; i++)
+    k->map[k->used[i]->slot] = NULL;
   if (k->nused) {
     struct page **spare = realloc(k->spare, (k->nspare + k->nused) * sizeof *spare);
     if (spare) {
@@ -183,7 +189,6 @@ static void release_pages(struct sg_races *k) {
       for (uint32_t i = 0; i < k->nused; i++)
         free(k->used[i]);
     }
-    memset(k->map, 0, k->map_cap * sizeof *k->map);
   }
   k->nused = 0;
   k->last = NULL;
