@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* sg_build end to end (clang-19 + LLVM): options, diagnostics, kernel
  * metadata against the kernel's declared signature, program binary round
- * trip and the reconvergence table of an if/else. */
+ * trip and the reconvergence table of an if/else and of a loop of selects. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -279,6 +279,86 @@ static void test_reconv_if_else(void **state)
   free(log.buf);
 }
 
+/* A loop whose body is a chain of data-dependent selects (the Ranlux
+ * subtract-with-borrow step). Without conditional moves each select is a
+ * branch; every branch in the loop body must rejoin within the iteration,
+ * so lanes split in one iteration run together in the next. Tail
+ * duplication used to copy each join into both arms: interleaved tracks
+ * whose branches post-dominated each other only at the loop exit. */
+static void test_reconv_select_chain(void **state)
+{
+  (void)state;
+  const char *src =
+      "void step(float a, float *s, float *c) {\n"
+      "  float u = a - *s - *c;\n"
+      "  if (u < 0.0f) { u += 1.0f; *c = 0x1p-24f; } else { *c = 0.0f; }\n"
+      "  *s = u;\n"
+      "}\n"
+      "__kernel void k(__global float *a) {\n"
+      "  float s0 = a[0], s1 = a[1], s2 = a[2], s3 = a[3], s4 = a[4], c = 0, acc = 0;\n"
+      "  for (int i = 0; i < 50; i++) {\n"
+      "    step(s2, &s0, &c), step(s3, &s1, &c), step(s4, &s2, &c), step(s0, &s3, &c);\n"
+      "    acc += s0;\n"
+      "  }\n"
+      "  a[get_global_id(0)] = acc;\n"
+      "}\n";
+  struct sg_build_request req = {.source = src};
+  struct sg_text log = {0};
+  struct sg_options opt;
+  void *bc;
+  size_t bc_size, n;
+  struct sg_cc_object obj;
+  struct sg_linked l;
+  struct sg_reconv *table;
+  assert_int_equal(sg_cc_parse_options(NULL, &opt, &log), SG_OK);
+  assert_int_equal(sg_cc_frontend(&req, &opt, &bc, &bc_size, &log), SG_OK);
+  assert_int_equal(sg_cc_compile(bc, bc_size, &opt, &obj, &log), SG_OK);
+  assert_int_equal(sg_cc_link(obj.obj, obj.obj_size, &l, &log), SG_OK);
+  assert_int_equal(sg_cc_reconv(&l, &table, &n, &log), SG_OK);
+  const struct sg_cc_symbol *f = sg_linked_find(&l, SG_ENTRY_PREFIX "k");
+  assert_non_null(f);
+  /* The loop: from the first target of a backward branch or jump to the
+   * last such branch or jump. */
+  uint64_t loop_start = UINT64_MAX, loop_end = 0;
+  for (uint64_t pc = f->addr; pc < f->addr + f->size; pc += 4) {
+    uint32_t w;
+    memcpy(&w, l.ro + (pc - SG_ADDR_CODE), 4);
+    struct sg_uop u;
+    sg_decode(w, &u);
+    enum sg_flow fl = sg_uop_flow(&u);
+    if ((fl == SG_FLOW_BRANCH || fl == SG_FLOW_JUMP) && u.imm < 0) {
+      loop_end = pc;
+      if (pc + (uint64_t)u.imm < loop_start)
+        loop_start = pc + (uint64_t)u.imm;
+    }
+  }
+  assert_true(loop_end != 0);
+  /* A branch that rejoins only after the loop must be a loop exit: one of
+   * its arms leaves straight to that point. Every other branch rejoins
+   * within the iteration. */
+  int in_loop = 0;
+  for (size_t i = 0; i < n; i++) {
+    uint64_t pc = table[i].branch_pc, r = table[i].reconv_pc;
+    if (pc < loop_start || pc > loop_end)
+      continue;
+    uint32_t w;
+    memcpy(&w, l.ro + (pc - SG_ADDR_CODE), 4);
+    struct sg_uop u;
+    sg_decode(w, &u);
+    if (r <= loop_end)
+      in_loop++;
+    else
+      assert_true(pc + (uint64_t)u.imm >= r || pc + 4 >= r);
+  }
+  assert_true(in_loop >= 4); /* the four selects are branches */
+  free(table);
+  sg_linked_free(&l);
+  sg_cc_object_free(&obj);
+  free(bc);
+  sg_cc_options_free(&opt);
+  free(log.buf);
+}
+
 /* A dynamically indexed private array lives on the stack: the estimate
  * covers at least its 400 bytes. */
 static void test_private_size(void **state)
@@ -316,6 +396,7 @@ int main(void)
       cmocka_unit_test(test_syntax_error),      cmocka_unit_test(test_bad_options),
       cmocka_unit_test(test_defines_and_headers), cmocka_unit_test(test_cl30_generic),
       cmocka_unit_test(test_link_errors),       cmocka_unit_test(test_reconv_if_else),
+      cmocka_unit_test(test_reconv_select_chain),
       cmocka_unit_test(test_private_size),      cmocka_unit_test(test_identity),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
