@@ -63,11 +63,16 @@ const char *sg_compiler_version(void)
   return version;
 }
 
-/* Entry PCs from the linked symbols; every kernel sees the whole .sg.local
- * block (its variables sit at fixed addresses in the window). */
+/* Entry PCs from the linked symbols. Each kernel's static local size was set
+ * when its __local variables got their addresses (sg_cc_passes.c), so
+ * nothing may be left in .sg.local to overlap them. */
 static enum sg_status place_kernels(struct sg_cc_object *o, const struct sg_linked *l,
                                     struct sg_text *log)
 {
+  if (l->local_size) {
+    sg_text_printf(log, "error: internal compiler error: data left in .sg.local\n");
+    return SG_ELINK;
+  }
   for (uint32_t i = 0; i < o->num_kernels; i++) {
     char *name;
     if (asprintf(&name, SG_ENTRY_PREFIX "%s", o->kernels[i].name) < 0)
@@ -79,7 +84,6 @@ static enum sg_status place_kernels(struct sg_cc_object *o, const struct sg_link
       return SG_ELINK;
     }
     o->kernels[i].entry_pc = s->addr;
-    o->kernels[i].static_local_size = l->local_size;
     o->kernels[i].private_size = sg_cc_stack_size(l);
   }
   return SG_OK;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* DESIGN.md "2. The compiler", middle end: kernel metadata, device library
  * link, one entry wrapper per kernel (arguments from the parameter block,
- * then sg.exit), internalisation, __local placement, and the LLVM pipeline. */
+ * then sg.exit), internalisation, the LLVM pipeline, and __local placement
+ * (each kernel's variables from the start of the local window). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* asprintf, strndup, posix_spawn_file_actions_addchdir_np */
 #endif
@@ -551,7 +552,7 @@ static enum sg_status check_undefined(struct pass_ctx *pc)
 
 /* Everything but the wrappers becomes internal (so unused library code
  * disappears) and, when optimising, inlined into the wrappers. __local
- * variables go to .sg.local, which the linker places at SG_ADDR_LOCAL. */
+ * variables are given addresses after optimisation (overlay_locals). */
 static void internalize(struct pass_ctx *pc)
 {
   unsigned always = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
@@ -573,9 +574,137 @@ static void internalize(struct pass_ctx *pc)
       continue;
     if (LLVMGetLinkage(g) != LLVMPrivateLinkage)
       LLVMSetLinkage(g, LLVMInternalLinkage);
-    if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == AS_LOCAL)
-      LLVMSetSection(g, ".sg.local");
   }
+}
+
+/* ---- __local overlay ----------------------------------------------------- */
+
+/* A function set: the functions that use a variable, or that a kernel
+ * reaches through direct calls. Programs have few functions left by now. */
+struct fnset {
+  LLVMValueRef *f;
+  size_t n, cap;
+};
+
+static bool fnset_has(const struct fnset *s, LLVMValueRef f)
+{
+  for (size_t i = 0; i < s->n; i++)
+    if (s->f[i] == f)
+      return true;
+  return false;
+}
+
+static bool fnset_add(struct fnset *s, LLVMValueRef f)
+{
+  if (fnset_has(s, f))
+    return true;
+  if (s->n == s->cap) {
+    size_t cap = s->cap ? 2 * s->cap : 16;
+    LLVMValueRef *n = realloc(s->f, cap * sizeof *n);
+    if (!n)
+      return false;
+    s->f = n, s->cap = cap;
+  }
+  s->f[s->n++] = f;
+  return true;
+}
+
+/* The functions whose instructions use v, through constant expressions. */
+static bool users_of(LLVMValueRef v, struct fnset *out, int depth)
+{
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsAInstruction(user)) {
+      if (!fnset_add(out, LLVMGetBasicBlockParent(LLVMGetInstructionParent(user))))
+        return false;
+    } else if (LLVMIsAConstantExpr(user) && depth < 16 && !users_of(user, out, depth + 1)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* The functions a kernel's wrapper reaches through direct calls. */
+static bool reach(LLVMValueRef entry, struct fnset *out)
+{
+  if (!fnset_add(out, entry))
+    return false;
+  for (size_t i = 0; i < out->n; i++)
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(out->f[i]); b; b = LLVMGetNextBasicBlock(b))
+      for (LLVMValueRef in = LLVMGetFirstInstruction(b); in; in = LLVMGetNextInstruction(in)) {
+        LLVMValueRef callee = LLVMIsACallInst(in) ? LLVMGetCalledValue(in) : NULL;
+        if (callee && LLVMIsAFunction(callee) && !LLVMIsDeclaration(callee) && !fnset_add(out, callee))
+          return false;
+      }
+  return true;
+}
+
+/* Each kernel's __local variables are laid out from the start of the local
+ * window, so a kernel needs only the local memory of the variables it
+ * reaches, not that of every kernel in the program (CLBlast's GEMM program
+ * holds five kernels of 16-32 KB each). A variable reached from several
+ * kernels gets one address above everything placed for each of them. The
+ * addresses become constants before code generation: nothing is left in
+ * .sg.local. */
+static enum sg_status overlay_locals(struct pass_ctx *pc, struct sg_cc_object *out)
+{
+  uint32_t nk = out->num_kernels;
+  struct fnset *reached = calloc(nk ? nk : 1, sizeof *reached), users = {0};
+  enum sg_status st = reached ? SG_OK : SG_ENOMEM;
+  for (uint32_t k = 0; st == SG_OK && k < nk; k++) {
+    out->kernels[k].static_local_size = 0;
+    char *name;
+    if (asprintf(&name, SG_ENTRY_PREFIX "%s", out->kernels[k].name) < 0) {
+      st = SG_ENOMEM;
+      break;
+    }
+    LLVMValueRef w = LLVMGetNamedFunction(pc->mod, name);
+    free(name);
+    if (!w)
+      st = SG_ELINK;
+    else if (!reach(w, &reached[k]))
+      st = SG_ENOMEM;
+  }
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(pc->ctx);
+  for (LLVMValueRef g = LLVMGetFirstGlobal(pc->mod), next; st == SG_OK && g; g = next) {
+    next = LLVMGetNextGlobal(g);
+    const char *section = LLVMGetSection(g);
+    bool local = LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == AS_LOCAL ||
+                 (section && !strcmp(section, ".sg.local")); /* the collectives' scratch */
+    if (!local || LLVMIsDeclaration(g))
+      continue;
+    LLVMTypeRef t = LLVMGlobalGetValueType(g);
+    uint64_t size = LLVMABISizeOfType(pc->td, t), align = LLVMABIAlignmentOfType(pc->td, t);
+    if (LLVMGetAlignment(g) > align)
+      align = LLVMGetAlignment(g);
+    users.n = 0;
+    if (!users_of(g, &users, 0)) {
+      st = SG_ENOMEM;
+      break;
+    }
+    uint64_t at = 0;
+    for (uint32_t k = 0; k < nk; k++)
+      for (size_t i = 0; i < users.n; i++)
+        if (fnset_has(&reached[k], users.f[i]) && out->kernels[k].static_local_size > at)
+          at = out->kernels[k].static_local_size;
+    at = (at + align - 1) / align * align;
+    for (uint32_t k = 0; k < nk; k++)
+      for (size_t i = 0; i < users.n; i++)
+        if (fnset_has(&reached[k], users.f[i])) {
+          out->kernels[k].static_local_size = at + size;
+          break;
+        }
+    LLVMValueRef addr = LLVMConstIntToPtr(LLVMConstInt(i64, SG_ADDR_LOCAL + at, 0), LLVMTypeOf(g));
+    LLVMReplaceAllUsesWith(g, addr);
+    LLVMDeleteGlobal(g);
+  }
+  for (uint32_t k = 0; reached && k < nk; k++)
+    free(reached[k].f);
+  free(reached);
+  free(users.f);
+  if (st == SG_ELINK)
+    sg_text_printf(pc->log, "error: internal compiler error: a kernel's entry point is missing\n");
+  return st;
 }
 
 static enum sg_status make_wrappers(struct pass_ctx *pc, const struct sg_cc_object *out)
@@ -692,6 +821,8 @@ static enum sg_status compile_module(struct pass_ctx *pc, struct sg_cc_object *o
   st = optimise(pc, tm);
   if (st == SG_OK)
     st = check_frames(pc, out);
+  if (st == SG_OK)
+    st = overlay_locals(pc, out);
   if (st == SG_OK)
     st = sg_cc_emit_object(tm, pc->mod, &out->obj, &out->obj_size, pc->log);
   LLVMDisposeTargetMachine(tm);
