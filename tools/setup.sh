@@ -14,7 +14,8 @@ PACKAGES="build-essential cmake ninja-build pkg-config
   libcmocka-dev libelf-dev zlib1g-dev libzstd-dev
   pocl-opencl-icd oclgrind valgrind python3
   dpkg-dev file debootstrap
-  chromium"
+  chromium
+  hashcat clblast-tests"
 
 missing=""
 for p in $PACKAGES; do
