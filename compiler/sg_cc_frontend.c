@@ -101,18 +101,36 @@ static bool add_clang_arg(struct sg_options *opt, const char *a, const char *b)
   return true;
 }
 
-/* Why a -D argument ("NAME" or "NAME=value") cannot be a macro definition,
- * or NULL. Clang would take a line break in the value as the end of the
- * definition and compile the rest as source. */
+static bool ident_char(char c, bool first)
+{
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+         (!first && c >= '0' && c <= '9');
+}
+
+/* Why a -D argument ("NAME", "NAME=value", or a function-like
+ * "NAME(a,b)=value" as clang, GCC and PoCL take it; hashcat passes
+ * -D XM2S(x)=#x) cannot be a macro definition, or NULL. Clang would take a
+ * line break in the value as the end of the definition and compile the
+ * rest as source. */
 static const char *bad_define(const char *d)
 {
-  size_t n = strcspn(d, "=");
-  if (!((*d >= 'a' && *d <= 'z') || (*d >= 'A' && *d <= 'Z') || *d == '_'))
+  size_t n = strcspn(d, "=(");
+  if (!ident_char(*d, true))
     return "the macro name is not an identifier";
   for (size_t i = 1; i < n; i++)
-    if (!((d[i] >= 'a' && d[i] <= 'z') || (d[i] >= 'A' && d[i] <= 'Z') ||
-          (d[i] >= '0' && d[i] <= '9') || d[i] == '_'))
+    if (!ident_char(d[i], false))
       return "the macro name is not an identifier";
+  if (d[n] == '(') { /* parameters: identifiers or "...", separated by commas */
+    size_t i = n + 1;
+    while (d[i] && d[i] != ')')
+      if (ident_char(d[i], false) || d[i] == ',' || d[i] == ' ' || d[i] == '.')
+        i++;
+      else
+        return "bad macro parameter list";
+    if (d[i] != ')' || (d[i + 1] && d[i + 1] != '='))
+      return "bad macro parameter list";
+    n = i + 1;
+  }
   return strpbrk(d + n, "\n\r") ? "a line break in the macro value" : NULL;
 }
 

@@ -186,6 +186,20 @@ static void test_defines_and_headers(void **state)
   const struct sg_header evil[] = {{"../escape.h", "x"}};
   assert_int_equal(build_h(src, NULL, evil, 1, &res), SG_EINVAL);
   sg_build_result_free(&res);
+  /* Function-like macros, as hashcat defines them (-D XM2S(x)=#x). */
+  const char *fn = "__constant char s[] = M2S(ab);\n"
+                   "__kernel void k(__global int *a) { a[0] = SQ(3) + SUM(1, 2) + sizeof s; }\n";
+  assert_int_equal(build(fn, "-D XM2S(x)=#x -DM2S(x)=XM2S(x) -D 'SQ(x)=((x)*(x))' "
+                             "-D 'SUM(a, b)=(a + b)'", &res), SG_OK);
+  sg_build_result_free(&res);
+  assert_int_equal(build(fn, "-D 'SQ(x=x'", &res), SG_EOPTIONS);
+  assert_non_null(strstr(res.log, "parameter list"));
+  sg_build_result_free(&res);
+  assert_int_equal(build(fn, "-D 'SQ(x)x'", &res), SG_EOPTIONS);
+  sg_build_result_free(&res);
+  assert_int_equal(build(fn, "-D 9SQ(x)=x", &res), SG_EOPTIONS);
+  assert_non_null(strstr(res.log, "not an identifier"));
+  sg_build_result_free(&res);
 }
 
 static void test_cl30_generic(void **state)
