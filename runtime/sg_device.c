@@ -13,6 +13,10 @@
    CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |                          \
    CL_DEVICE_ATOMIC_SCOPE_DEVICE | CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES)
 
+#define SG_FP_CONFIG                                                                             \
+  (CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |                 \
+   CL_FP_ROUND_TO_INF | CL_FP_FMA)
+
 static struct _cl_device_id device;
 static char device_name[128];
 
@@ -112,7 +116,8 @@ static cl_int device_info(cl_device_id d, cl_device_info param_name, size_t para
   case CL_DEVICE_PROFILE: STR("FULL_PROFILE");
   case CL_DEVICE_VERSION: STR("OpenCL 3.0 SoftGPU");
   case CL_DEVICE_NUMERIC_VERSION: SG_INFO_VAL(cl_version, CL_MAKE_VERSION(3, 0, 0));
-  case CL_DEVICE_OPENCL_C_VERSION: STR("OpenCL C 1.2");
+  /* "OpenCL C <major>.<minor> <vendor-specific information>" (4.2 table 5). */
+  case CL_DEVICE_OPENCL_C_VERSION: STR("OpenCL C 1.2 SoftGPU");
   case CL_DEVICE_OPENCL_C_ALL_VERSIONS: {
     static const cl_name_version all[] = {{CL_MAKE_VERSION(1, 0, 0), "OpenCL C"},
                                           {CL_MAKE_VERSION(1, 1, 0), "OpenCL C"},
@@ -177,13 +182,12 @@ static cl_int device_info(cl_device_id d, cl_device_info param_name, size_t para
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE: UINT(fp64 ? 1 : 0);
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF: UINT(0);
-  /* RV64FD arithmetic is IEEE 754 with correctly rounded divide and sqrt. */
+  /* RV64FD arithmetic is IEEE 754 with correctly rounded divide and sqrt;
+   * every instruction carries a rounding mode (or takes frm), and the core
+   * honours all of them (sim/sg_execute.c), so every mode is supported. */
   case CL_DEVICE_SINGLE_FP_CONFIG:
-    SG_INFO_VAL(cl_device_fp_config, CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST |
-                                         CL_FP_FMA | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT);
-  case CL_DEVICE_DOUBLE_FP_CONFIG:
-    SG_INFO_VAL(cl_device_fp_config,
-                fp64 ? CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA : 0);
+    SG_INFO_VAL(cl_device_fp_config, SG_FP_CONFIG | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT);
+  case CL_DEVICE_DOUBLE_FP_CONFIG: SG_INFO_VAL(cl_device_fp_config, fp64 ? SG_FP_CONFIG : 0);
   case CL_DEVICE_HALF_FP_CONFIG: SG_INFO_VAL(cl_device_fp_config, 0);
   case CL_DEVICE_PROFILING_TIMER_RESOLUTION: SIZE(1);
   case CL_DEVICE_ENDIAN_LITTLE: BOOL(CL_TRUE);
@@ -277,7 +281,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id plat, cl_device_ty
     plat = sg_platform_get();
   SG_CHECK(sg_valid(plat, SG_KIND_PLATFORM), CL_INVALID_PLATFORM,
            "platform is not a valid platform");
-  SG_CHECK(type == CL_DEVICE_TYPE_ALL || (type & ~(cl_device_type)SG_DEVICE_TYPES) == 0,
+  SG_CHECK(type == CL_DEVICE_TYPE_ALL || (type && (type & ~(cl_device_type)SG_DEVICE_TYPES) == 0),
            CL_INVALID_DEVICE_TYPE, "device_type 0x%llx is not a valid type",
            (unsigned long long)type);
   SG_CHECK(!(num_entries == 0 && devices), CL_INVALID_VALUE,
