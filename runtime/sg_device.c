@@ -13,8 +13,8 @@
    CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |                          \
    CL_DEVICE_ATOMIC_SCOPE_DEVICE | CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES)
 
-#define SG_FP_CONFIG                                                                             \
-  (CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |                 \
+#define SG_FP_CONFIG                                                                               \
+  (CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |                   \
    CL_FP_ROUND_TO_INF | CL_FP_FMA)
 
 static struct _cl_device_id device;
