@@ -115,7 +115,9 @@ static cl_int device_info(cl_device_id d, cl_device_info param_name, size_t para
   case CL_DRIVER_VERSION: STR("0.1");
   case CL_DEVICE_PROFILE: STR("FULL_PROFILE");
   case CL_DEVICE_VERSION: STR("OpenCL 3.0 SoftGPU");
-  case CL_DEVICE_NUMERIC_VERSION: SG_INFO_VAL(cl_version, CL_MAKE_VERSION(3, 0, 0));
+  case CL_DEVICE_NUMERIC_VERSION:
+    _Static_assert(SG_OPENCL_VERSION == 300, "CL_DEVICE_VERSION names OpenCL 3.0");
+    SG_INFO_VAL(cl_version, CL_MAKE_VERSION(3, 0, 0));
   /* "OpenCL C <major>.<minor> <vendor-specific information>" (4.2 table 5). */
   case CL_DEVICE_OPENCL_C_VERSION: STR("OpenCL C 1.2 SoftGPU");
   case CL_DEVICE_OPENCL_C_ALL_VERSIONS: {
