@@ -365,9 +365,12 @@ static cl_int enqueue_kernel(cl_command_type type, cl_command_queue q, cl_kernel
   SG_CHECK(q->context == k->program->context, CL_INVALID_CONTEXT,
            "the queue and the kernel belong to different contexts");
   SG_CHECK(k->program->image, CL_INVALID_PROGRAM_EXECUTABLE, "the program is not built");
-  for (uint32_t i = 0; i < k->info->num_args; i++)
+  for (uint32_t i = 0; i < k->info->num_args; i++) {
     SG_CHECK(k->arg_set[i], CL_INVALID_KERNEL_ARGS, "argument %u of kernel %s is not set", i,
              k->info->name);
+    SG_CHECK(!k->arg_mems[i] || sg_valid(k->arg_mems[i], SG_KIND_MEM), CL_INVALID_KERNEL_ARGS,
+             "argument %u of kernel %s is a buffer the application released", i, k->info->name);
+  }
   cmd = calloc(1, sizeof *cmd);
   c = calloc(1, sizeof *c);
   SG_CHECK(cmd && c, CL_OUT_OF_HOST_MEMORY, "no memory");
