@@ -165,10 +165,11 @@ static cl_int device_info(cl_device_id d, cl_device_info param_name, size_t para
     BOOL(has_feature(features, "__opencl_c_work_group_collective_functions"));
   case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
     BOOL(has_feature(features, "__opencl_c_generic_address_space"));
-  /* A sub-group is a warp (docs/collectives.md). Warps of a CTA are
-   * scheduled until they block, so one spinning on another may never yield. */
+  /* A sub-group is a warp (docs/collectives.md). The warps of a CTA run
+   * round-robin in time slices (sim/sg_core.c), so one spinning on another
+   * yields: independent forward progress, which cl_khr_subgroups requires. */
   case CL_DEVICE_MAX_NUM_SUB_GROUPS: UINT((cl_uint)((wg + c->warp_size - 1) / c->warp_size));
-  case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: BOOL(CL_FALSE);
+  case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: BOOL(CL_TRUE);
   case CL_DEVICE_EXECUTION_CAPABILITIES: SG_INFO_VAL(cl_device_exec_capabilities, CL_EXEC_KERNEL);
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT:

@@ -158,12 +158,19 @@ static void test_extensions(void **state) {
   char ext[4096];
   GET(CL_DEVICE_EXTENSIONS, ext);
   bool fp64 = strstr(ext, "cl_khr_fp64") != NULL;
+  bool subgroups = strstr(ext, "cl_khr_subgroups") != NULL;
   size_t size, words = 0;
   for (char *t = strtok(ext, " "); t; t = strtok(NULL, " "))
     words++;
   assert_int_equal(clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS_WITH_VERSION, 0, NULL, &size),
                    CL_SUCCESS);
   assert_int_equal(size, words * sizeof(cl_name_version));
+  /* 4.2 table 5: a device with cl_khr_subgroups makes independent forward
+   * progress of sub-groups. */
+  cl_bool ifp;
+  GET(CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS, ifp);
+  if (subgroups)
+    assert_true(ifp);
   cl_device_fp_config dfp;
   GET(CL_DEVICE_DOUBLE_FP_CONFIG, dfp);
   if (fp64)
