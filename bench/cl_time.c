@@ -124,8 +124,11 @@ static void on_term(int sig) {
   raise(sig);
 }
 
+/* Only the program itself is measured: the processes it starts (a
+ * platform's compiler, say) do not inherit the library. */
 __attribute__((constructor)) static void cl_time_start(void) {
   start_ns = now_ns();
+  unsetenv("LD_PRELOAD");
   struct sigaction sa, old;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_term;

@@ -191,11 +191,13 @@ run_binary() { # name [subtest ...]
     rc=0
     (
       cd "$dir"
+      preload=""
       if [ $profile = 1 ]; then
-        export LD_PRELOAD=$cl_time SG_CL_TIME=$out/logs/$name.$t.time
-        export SOFTGPU_STATS=$out/logs/$name.$t.stats
+        preload=LD_PRELOAD=$cl_time
+        export SG_CL_TIME=$out/logs/$name.$t.time SOFTGPU_STATS=$out/logs/$name.$t.stats
       fi
-      CL_CONFORMANCE_RESULTS_FILENAME=$json exec timeout -k 10 "$budget" "$bin" "$t"
+      # env sets the preload for the test alone, not for timeout(1).
+      CL_CONFORMANCE_RESULTS_FILENAME=$json exec timeout -k 10 "$budget" env $preload "$bin" "$t"
     ) >"$out/logs/$name.$t.log" 2>&1 || rc=$?
     ms=$(($(now_ms) - t0))
     s=$(status_of "$json" "${key_of_all:-$t}" $rc)
