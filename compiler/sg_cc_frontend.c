@@ -79,6 +79,7 @@ static const char *const clang_flags[] = {
     "-w", "-Werror", "-cl-fast-relaxed-math", "-cl-mad-enable", "-cl-no-signed-zeros",
     "-cl-unsafe-math-optimizations", "-cl-finite-math-only", "-cl-denorms-are-zero",
     "-cl-single-precision-constant", "-cl-uniform-work-group-size",
+    "-cl-fp32-correctly-rounded-divide-sqrt",
 };
 
 static const struct { const char *name; uint32_t version; } cl_stds[] = {
@@ -182,8 +183,11 @@ static int parse_one(struct sg_options *opt, char **w, uint32_t left, struct sg_
     opt->opt_disable = true;
   else if (!strcmp(a, "-cl-kernel-arg-info"))
     opt->kernel_arg_info = true;
-  else if (strcmp(a, "-g") && strcmp(a, "-cl-strict-aliasing")) {
-    /* -g: no debug info yet; -cl-strict-aliasing: a deprecated 1.x no-op. */
+  else if (strcmp(a, "-g") && strcmp(a, "-cl-strict-aliasing") &&
+           strcmp(a, "-cl-no-subgroup-ifp")) {
+    /* -g: no debug info yet; -cl-strict-aliasing: a deprecated 1.x no-op;
+     * -cl-no-subgroup-ifp: a permission the device does not need (its
+     * sub-groups make progress together), unknown to clang. */
     sg_text_printf(log, "error: unknown build option '%s'\n", a);
     return 0;
   }
@@ -389,8 +393,9 @@ static bool write_response_file(const char *dir, const struct sg_options *opt)
 static enum sg_status run_clang(const char *dir, const struct sg_options *opt,
                                 struct sg_text *log)
 {
-  char std[32], exts[SG_EXT_LIST], feats[SG_EXT_LIST], ext[2 * SG_EXT_LIST + 4];
+  char std[32], version[40], exts[SG_EXT_LIST], feats[SG_EXT_LIST], ext[2 * SG_EXT_LIST + 4];
   snprintf(std, sizeof std, "-cl-std=%s", std_name(opt->cl_c_version));
+  snprintf(version, sizeof version, "-D__OPENCL_VERSION__=%d", SG_OPENCL_VERSION);
   snprintf(ext, sizeof ext, "%s,+%s", join_exts(exts, false, ",+", "-cl-ext=-all,+"),
            join_exts(feats, true, ",+", ""));
   const char *fixed[] = {
@@ -398,7 +403,7 @@ static enum sg_status run_clang(const char *dir, const struct sg_options *opt,
       "-mno-relax", "-x", "cl", std, "-Xclang", "-finclude-default-header", "-Xclang",
       "-fdeclare-opencl-builtins", "-Xclang", "-ffake-address-space-map", "-Xclang", ext,
       "-fno-jump-tables", "-fno-color-diagnostics", "-emit-llvm", "-c", "-O2", "-Xclang",
-      "-disable-llvm-passes", "-cl-kernel-arg-info",
+      "-disable-llvm-passes", "-cl-kernel-arg-info", version,
   };
   size_t nfixed = sizeof fixed / sizeof fixed[0];
   const char **argv = calloc(nfixed + NUM_EXTS + 5, sizeof *argv);

@@ -219,6 +219,11 @@ enum sg_status sg_program_check_device(const struct sg_program_image *img,
 const struct sg_kernel_info *sg_program_find_kernel(const struct sg_program_image *img,
                                                     const char *name);
 
+/* The OpenCL version the device implements: CL_DEVICE_VERSION reports it and
+ * kernels see it as __OPENCL_VERSION__ (OpenCL C 6.12 "Preprocessor
+ * Directives and Macros"), which clang leaves undefined. */
+#define SG_OPENCL_VERSION 300
+
 /* What the compiler enables, space-separated; the device reports exactly
  * these (CL_DEVICE_EXTENSIONS, CL_DEVICE_OPENCL_C_FEATURES). */
 const char *sg_compiler_extensions(void); /* "cl_khr_fp64 cl_khr_global_int32_base_atomics ..." */

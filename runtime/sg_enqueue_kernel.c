@@ -164,8 +164,9 @@ fail:
   return err;
 }
 
-/* Fills *nd from the enqueue arguments; *empty when some global size is 0
- * (OpenCL 2.1+: the command does nothing but still completes in order). */
+/* Fills *nd from the enqueue arguments; *empty when global_work_size is NULL
+ * or some global size is 0 (OpenCL 2.1+: the command does nothing but still
+ * completes in order; CL_INVALID_GLOBAL_WORK_SIZE there was 2.0's rule). */
 static cl_int make_ndrange(cl_kernel k, cl_device_id dev, cl_uint dim, const size_t *off,
                            const size_t *gws, const size_t *lws, struct sg_ndrange *nd,
                            bool *empty) {
@@ -173,10 +174,9 @@ static cl_int make_ndrange(cl_kernel k, cl_device_id dev, cl_uint dim, const siz
   struct device_limits lim;
   bool uniform = k->program->image->uniform_work_group;
   *nd = (struct sg_ndrange){.work_dim = dim, .global_size = {1, 1, 1}, .local_size = {1, 1, 1}};
-  *empty = false;
   SG_CHECK(dim >= 1 && dim <= 3, CL_INVALID_WORK_DIMENSION, "work_dim %u is not 1, 2 or 3", dim);
-  SG_CHECK(gws, CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL");
-  for (cl_uint d = 0; d < dim; d++) {
+  *empty = !gws;
+  for (cl_uint d = 0; d < dim && gws; d++) {
     nd->global_size[d] = gws[d];
     nd->global_offset[d] = off ? off[d] : 0;
     *empty |= gws[d] == 0;
@@ -365,9 +365,12 @@ static cl_int enqueue_kernel(cl_command_type type, cl_command_queue q, cl_kernel
   SG_CHECK(q->context == k->program->context, CL_INVALID_CONTEXT,
            "the queue and the kernel belong to different contexts");
   SG_CHECK(k->program->image, CL_INVALID_PROGRAM_EXECUTABLE, "the program is not built");
-  for (uint32_t i = 0; i < k->info->num_args; i++)
+  for (uint32_t i = 0; i < k->info->num_args; i++) {
     SG_CHECK(k->arg_set[i], CL_INVALID_KERNEL_ARGS, "argument %u of kernel %s is not set", i,
              k->info->name);
+    SG_CHECK(!k->arg_mems[i] || sg_valid(k->arg_mems[i], SG_KIND_MEM), CL_INVALID_KERNEL_ARGS,
+             "argument %u of kernel %s is a buffer the application released", i, k->info->name);
+  }
   cmd = calloc(1, sizeof *cmd);
   c = calloc(1, sizeof *c);
   SG_CHECK(cmd && c, CL_OUT_OF_HOST_MEMORY, "no memory");

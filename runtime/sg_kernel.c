@@ -12,7 +12,7 @@ static void kernel_destroy(void *self) {
   cl_kernel k = self;
   for (uint32_t i = 0; i < k->info->num_args; i++)
     if (k->arg_mems[i])
-      sg_release_internal(k->arg_mems[i]);
+      sg_unhold(k->arg_mems[i]);
   free(k->args);
   free(k->values);
   free(k->arg_mems);
@@ -112,13 +112,16 @@ fail:
   return err;
 }
 
-/* Sets argument i of k to mem (NULL: a null pointer), holding it until the
- * argument changes or the kernel goes away. */
+/* Sets argument i of k to mem (NULL: a null pointer). An argument does not
+ * keep its buffer alive (the spec counts only commands): releasing it
+ * deletes it and runs its destructor callbacks at once (CTS
+ * api/retain_mem_object_set_kernel_arg). The kernel holds the allocation
+ * only, so an enqueue can tell a deleted buffer (sg_valid) safely. */
 static void set_mem(cl_kernel k, cl_uint i, cl_mem mem) {
   if (mem)
-    sg_retain_internal(mem);
+    sg_hold(mem);
   if (k->arg_mems[i])
-    sg_release_internal(k->arg_mems[i]);
+    sg_unhold(k->arg_mems[i]);
   k->arg_mems[i] = mem;
   k->args[i].buffer = mem ? &mem->buf : NULL;
 }

@@ -40,6 +40,7 @@ struct sg_object {
   uint32_t magic;
   atomic_uint refcount;      /* the application's references */
   atomic_uint internal;      /* references held by SoftGPU itself (commands, children) */
+  atomic_uint holds;         /* keep the allocation, not the object (1 for the object itself) */
   void (*destroy)(void *self);
 };
 
@@ -59,8 +60,14 @@ void sg_retain_internal(void *o);
 void sg_release_internal(void *o);
 /* Frees a destroyed object's own allocation (its destroy function's last
  * step), through a bounded quarantine that keeps released handles
- * detectably invalid for a while. */
+ * detectably invalid for a while; not before the last hold is dropped. */
 void sg_object_free(void *o);
+/* A hold keeps an object's allocation, not the object: it is destroyed as
+ * if the hold did not exist, and the holder tells that from sg_valid (the
+ * cleared magic) instead of reading freed memory. For what the spec says
+ * does not keep an object alive (a kernel's buffer arguments). */
+void sg_hold(void *o);
+void sg_unhold(void *o);
 
 /* ---- Errors ------------------------------------------------------------ */
 

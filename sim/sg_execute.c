@@ -214,8 +214,8 @@ static bool csr_exec(struct sg_core *c, struct sg_warp *w, const struct sg_uop *
                      uint64_t pc, uint64_t now) {
   unsigned csr = (unsigned)u->imm, kind = u->raw >> 12 & 3; /* 1 rw, 2 rs, 3 rc */
   bool write = kind == 1 || u->rs1 != 0, fp = csr >= SG_CSR_FFLAGS && csr <= SG_CSR_FCSR;
-  if (u->raw == SG_UNIMP) {
-    sg_core_fault(c, w, SG_FAULT_TRAP, pc, 64, 0, 0,
+  if (u->raw == SG_UNIMP) { /* named for the first lane that executes it */
+    sg_core_fault(c, w, SG_FAULT_TRAP, pc, (unsigned)__builtin_ctzll(mask), 0, 0,
                   "trap (unimp: __builtin_trap, or code the compiler proved unreachable)");
     return false;
   }
@@ -672,10 +672,11 @@ reload:
       __atomic_thread_fence(__ATOMIC_SEQ_CST); vmbreak;
     vmcase(FENCE_I) /* code is never written */ vmbreak;
     vmcase(EBREAK) /* trap (__builtin_debugtrap) */
-      sg_core_fault(c, w, SG_FAULT_TRAP, pc, 64, 0, 0, "trap (ebreak)");
+      sg_core_fault(c, w, SG_FAULT_TRAP, pc, (unsigned)__builtin_ctzll(mask), 0, 0, "trap (ebreak)");
       FAULT();
     vmcase(ECALL) vmcase(ILLEGAL) /* no system to call */
-      sg_core_fault(c, w, SG_FAULT_ILLEGAL_INSN, pc, 64, 0, 0, "illegal instruction 0x%08x (%s)",
+      sg_core_fault(c, w, SG_FAULT_ILLEGAL_INSN, pc, (unsigned)__builtin_ctzll(mask), 0, 0,
+                    "illegal instruction 0x%08x (%s)",
                     u->raw, sg_op_name(u->op));
       FAULT();
     vmcase(CSRRW) vmcase(CSRRS) vmcase(CSRRC) vmcase(CSRRWI) vmcase(CSRRSI) vmcase(CSRRCI)

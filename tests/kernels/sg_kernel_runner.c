@@ -119,8 +119,11 @@ static char *read_file(const char *path) {
 
 /* The next logical line (comments stripped, `\` continuations joined) split
  * into blank-separated tokens, in place. Returns the token count; -1 at EOF.
- * *rest (if non-NULL) gets the text after the first token, for `options`. */
+ * *rest (if non-NULL) gets the text after the first token, blanks inside it
+ * kept (for `options`, `check`, `report`), or NULL if there is none; it is
+ * a copy, valid until the next call, since splitting cuts the line. */
 static int next_line(char **pos, char **tok, int maxtok, char **rest) {
+  static char *rest_copy;
   char *p = *pos;
   if (!*p)
     return -1;
@@ -140,10 +143,22 @@ static int next_line(char **pos, char **tok, int maxtok, char **rest) {
   char *hash = strchr(line, '#');
   if (hash)
     *hash = '\0';
+  free(rest_copy);
+  rest_copy = NULL;
+  if (rest) {
+    const char *blank = " \t\r\f\v";
+    const char *r = line + strspn(line, blank);
+    r += strcspn(r, blank);
+    r += strspn(r, blank);
+    size_t len = strlen(r);
+    while (len && isspace((unsigned char)r[len - 1]))
+      len--;
+    if (len && !(rest_copy = strndup(r, len)))
+      die_case("out of memory");
+    *rest = rest_copy;
+  }
   int n = 0;
   char *s = line;
-  if (rest)
-    *rest = NULL;
   for (;;) {
     while (isspace((unsigned char)*s))
       s++;
@@ -158,8 +173,6 @@ static int next_line(char **pos, char **tok, int maxtok, char **rest) {
       s++;
     if (*s)
       *s++ = '\0';
-    if (n == 1 && rest)
-      *rest = s;
   }
   return n;
 }

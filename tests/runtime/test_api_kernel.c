@@ -187,6 +187,63 @@ static void test_every_arg_kind(void **state) {
   clReleaseProgram(p);
 }
 
+static void CL_CALLBACK count_destruction(cl_mem m, void *user_data) {
+  (void)m;
+  ++*(int *)user_data;
+}
+
+/* 5.5.1 clReleaseMemObject: a buffer is deleted once the application's
+ * references are gone and no command uses it; a kernel argument is not a
+ * command, so it does not keep the buffer (CTS
+ * api/retain_mem_object_set_kernel_arg waits for the destructor callback).
+ * The kernel then refuses to launch with the deleted buffer, takes a new one,
+ * and clones and releases safely. */
+static void test_arg_does_not_keep_buffer(void **state) {
+  struct fx *f = *state;
+  cl_int err;
+  cl_program p = fx_build(f, "__kernel void k(__global int *a) { a[get_global_id(0)] = 5; }", NULL);
+  cl_kernel k = fx_kernel(p, "k");
+  cl_mem gone = fx_buffer(f, 64, NULL);
+  int destroyed = 0;
+  assert_int_equal(clSetMemObjectDestructorCallback(gone, count_destruction, &destroyed),
+                   CL_SUCCESS);
+  fx_arg(k, 0, sizeof gone, &gone);
+  cl_kernel clone = clCloneKernel(k, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  assert_int_equal(clReleaseMemObject(gone), CL_SUCCESS);
+  assert_int_equal(destroyed, 1);
+  size_t g = 16;
+  assert_int_equal(clEnqueueNDRangeKernel(f->q, k, 1, NULL, &g, NULL, 0, NULL, NULL),
+                   CL_INVALID_KERNEL_ARGS);
+  assert_int_equal(clEnqueueNDRangeKernel(f->q, clone, 1, NULL, &g, NULL, 0, NULL, NULL),
+                   CL_INVALID_KERNEL_ARGS);
+
+  int out[16] = {0};
+  cl_mem fresh = fx_buffer(f, sizeof out, out);
+  fx_arg(k, 0, sizeof fresh, &fresh);
+  assert_int_equal(clEnqueueNDRangeKernel(f->q, k, 1, NULL, &g, NULL, 0, NULL, NULL), CL_SUCCESS);
+  fx_read(f, fresh, sizeof out, out);
+  for (int i = 0; i < 16; i++)
+    assert_int_equal(out[i], 5);
+
+  /* A command does keep its buffer: released while the launch waits on a
+   * user event, it is deleted only after the launch ran. */
+  cl_event user = clCreateUserEvent(f->ctx, &err);
+  int fresh_destroyed = 0;
+  assert_int_equal(clSetMemObjectDestructorCallback(fresh, count_destruction, &fresh_destroyed),
+                   CL_SUCCESS);
+  assert_int_equal(clEnqueueNDRangeKernel(f->q, k, 1, NULL, &g, NULL, 1, &user, NULL), CL_SUCCESS);
+  assert_int_equal(clReleaseMemObject(fresh), CL_SUCCESS);
+  assert_int_equal(fresh_destroyed, 0);
+  assert_int_equal(clSetUserEventStatus(user, CL_COMPLETE), CL_SUCCESS);
+  assert_int_equal(clFinish(f->q), CL_SUCCESS);
+  assert_int_equal(fresh_destroyed, 1);
+  clReleaseEvent(user);
+  clReleaseKernel(clone);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+}
+
 static void test_arg_info(void **state) {
   struct fx *f = *state;
   for (int with = 0; with < 2; with++) {
@@ -452,7 +509,7 @@ int main(void) {
       cmocka_unit_test(test_create),         cmocka_unit_test(test_kernel_info),
       cmocka_unit_test(test_set_arg_errors), cmocka_unit_test(test_every_arg_kind),
       cmocka_unit_test(test_arg_info),       cmocka_unit_test(test_work_group_info),
-      cmocka_unit_test(test_info_table),
+      cmocka_unit_test(test_info_table),     cmocka_unit_test(test_arg_does_not_keep_buffer),
   };
   return cmocka_run_group_tests(tests, fx_setup, fx_teardown);
 }
