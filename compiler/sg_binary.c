@@ -16,7 +16,8 @@
  *                 offsets), first_arg, num_args, args_size, reqd[3], hint[3],
  *                 private_size, uses, 0, entry_pc (u64), static_local_size (u64)
  *               num_args records (40 bytes): name, type_name, kind, address,
- *                 access, size, offset, 0, type_qualifier (u64)
+ *                 access, size, offset, image type (0 but for images),
+ *                 type_qualifier (u64)
  *               strings: NUL-terminated, the last byte is NUL
  *   .sg.reconv  (branch_pc, reconv_pc) u64 pairs, sorted by branch_pc
  *   .symtab/.strtab  function symbols (for disassembly and traces)
@@ -120,7 +121,7 @@ static void write_meta(struct buf *m, const struct sg_options *opt,
       put32(&args, g->access_qualifier);
       put32(&args, g->size);
       put32(&args, g->offset);
-      put32(&args, 0);
+      put32(&args, g->image_type);
       put64(&args, g->type_qualifier);
     }
     first += k[i].num_args;
@@ -398,6 +399,8 @@ static const struct {
     [SG_ARG_CONSTANT] = {SG_CL_ADDRESS_CONSTANT, 8},
     [SG_ARG_LOCAL] = {SG_CL_ADDRESS_LOCAL, 8},
     [SG_ARG_VALUE] = {SG_CL_ADDRESS_PRIVATE, 0},
+    [SG_ARG_IMAGE] = {SG_CL_ADDRESS_GLOBAL, 8},
+    [SG_ARG_SAMPLER] = {SG_CL_ADDRESS_PRIVATE, 8},
 };
 
 static enum sg_status load_arg(struct loader *ld, const uint8_t *r, const uint8_t *strs,
@@ -413,10 +416,14 @@ static enum sg_status load_arg(struct loader *ld, const uint8_t *r, const uint8_
   a->access_qualifier = get32(r + 16);
   a->size = get32(r + 20);
   a->offset = get32(r + 24);
+  a->image_type = get32(r + 28);
   a->type_qualifier = get64(r + 32);
-  if (kind > SG_ARG_VALUE)
+  if (kind > SG_ARG_SAMPLER)
     return bad(ld, "kernel %s: argument %u kind %u unsupported", k->name, i, kind);
   a->kind = (enum sg_arg_kind)kind;
+  if ((kind == SG_ARG_IMAGE) != (a->image_type != SG_IMAGE_NONE) ||
+      a->image_type >= SG_IMAGE_NUM_TYPES)
+    return bad(ld, "kernel %s: argument %u has image type %u", k->name, i, a->image_type);
   if (a->address_qualifier != arg_kinds[kind].address ||
       a->access_qualifier < SG_CL_ACCESS_READ_ONLY || a->access_qualifier > SG_CL_ACCESS_NONE ||
       a->type_qualifier > 0xf)

@@ -257,6 +257,13 @@ static const struct { const char *name; bool feature, define; } cl_exts[] = {
     {"cl_khr_subgroup_shuffle", false, true},
     {"__opencl_c_subgroups", true, false},
     {"__opencl_c_work_group_collective_functions", true, true},
+    {"cl_khr_3d_image_writes", false, false},
+    {"cl_khr_depth_images", false, false},
+    {"cl_khr_image2d_from_buffer", false, true}, /* an API extension, with a macro as usual */
+    {"cl_khr_srgb_image_writes", false, false},
+    {"__opencl_c_images", true, false},
+    {"__opencl_c_read_write_images", true, false},
+    {"__opencl_c_3d_image_writes", true, false},
 };
 #define NUM_EXTS (sizeof cl_exts / sizeof cl_exts[0])
 
@@ -404,6 +411,9 @@ static enum sg_status run_clang(const char *dir, const struct sg_options *opt,
       "-fdeclare-opencl-builtins", "-Xclang", "-ffake-address-space-map", "-Xclang", ext,
       "-fno-jump-tables", "-fno-color-diagnostics", "-emit-llvm", "-c", "-O2", "-Xclang",
       "-disable-llvm-passes", "-cl-kernel-arg-info", version,
+      /* The device supports images (OpenCL C 6.15.15: the compiler must
+       * say so); clang defines the macro only for SPIR. */
+      "-D__IMAGE_SUPPORT__=1",
   };
   size_t nfixed = sizeof fixed / sizeof fixed[0];
   const char **argv = calloc(nfixed + NUM_EXTS + 5, sizeof *argv);

@@ -271,6 +271,21 @@ static LLVMTypeRef slot_type(struct pass_ctx *pc, LLVMValueRef fn, unsigned i)
   return bv ? bv : LLVMTypeOf(LLVMGetParam(fn, i));
 }
 
+/* The image type an argument's base type names ("image2d_t"), or
+ * SG_IMAGE_NONE. */
+static enum sg_image_type image_type(const char *base)
+{
+  static const char *const names[SG_IMAGE_NUM_TYPES] = {
+#define X(name, text) [SG_IMAGE_##name] = text,
+      SG_IMAGE_TYPES(X)
+#undef X
+  };
+  for (unsigned t = 1; t < SG_IMAGE_NUM_TYPES; t++)
+    if (!strcmp(base, names[t]))
+      return (enum sg_image_type)t;
+  return SG_IMAGE_NONE;
+}
+
 static enum sg_status read_args(struct pass_ctx *pc, LLVMValueRef fn, struct sg_kernel_info *k)
 {
   LLVMValueRef *as, *acc, *ty, *base, *qual, *name;
@@ -292,21 +307,27 @@ static enum sg_status read_args(struct pass_ctx *pc, LLVMValueRef fn, struct sg_
     char *b = md_string(base, nbase, i), *q = md_string(qual, nqual, i), *ac = md_string(acc, nacc, i);
     a->access_qualifier = access_value(ac ? ac : "");
     a->type_qualifier = type_qual_bits(q ? q : "");
-    bool opaque = b && (!strncmp(b, "image", 5) || !strcmp(b, "sampler_t") ||
+    a->image_type = image_type(b ? b : "");
+    bool opaque = b && ((!strncmp(b, "image", 5) && !a->image_type) ||
                         (a->type_qualifier & SG_CL_TYPE_PIPE) || !strcmp(b, "queue_t"));
     if (opaque) {
-      sg_text_printf(pc->log, "error: kernel '%s' argument %u ('%s'): images, samplers, pipes and queues are not supported\n",
+      sg_text_printf(pc->log, "error: kernel '%s' argument %u ('%s'): pipes, queues and "
+                              "multi-sample images are not supported\n",
                      k->name, i, a->type_name ? a->type_name : "");
       st = SG_EBUILD;
     }
+    bool sampler = b && !strcmp(b, "sampler_t");
     free(b), free(q), free(ac);
     if (!a->type_name || !a->name)
       st = SG_ENOMEM;
     static const enum sg_arg_kind kinds[] = {SG_ARG_VALUE, SG_ARG_GLOBAL, SG_ARG_CONSTANT, SG_ARG_LOCAL};
     static const uint32_t quals[] = {SG_CL_ADDRESS_PRIVATE, SG_CL_ADDRESS_GLOBAL,
                                      SG_CL_ADDRESS_CONSTANT, SG_CL_ADDRESS_LOCAL};
-    a->kind = space < 4 ? kinds[space] : SG_ARG_VALUE;
+    a->kind = a->image_type ? SG_ARG_IMAGE : sampler ? SG_ARG_SAMPLER
+              : space < 4 ? kinds[space] : SG_ARG_VALUE;
     a->address_qualifier = space < 4 ? quals[space] : SG_CL_ADDRESS_PRIVATE;
+    if (sampler) /* no access qualifier applies to it */
+      a->access_qualifier = SG_CL_ACCESS_NONE;
     slots[i] = slot_type(pc, fn, i);
   }
   if (st == SG_OK) {

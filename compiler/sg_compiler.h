@@ -21,8 +21,26 @@ enum sg_arg_kind {
   SG_ARG_CONSTANT, /* __constant pointer: buffer device address (8 bytes) */
   SG_ARG_LOCAL,    /* __local pointer: device places it in the local window */
   SG_ARG_VALUE,    /* scalar, vector or struct by value: its bytes */
-  SG_ARG_IMAGE,    /* not supported yet: kernels using them fail to build */
-  SG_ARG_SAMPLER
+  SG_ARG_IMAGE,    /* image: the device address of its descriptor (8 bytes, sim/sg_tex.def) */
+  SG_ARG_SAMPLER   /* sampler_t: the texture unit's sampler word (8 bytes) */
+};
+
+/* The image types a kernel argument can declare, X(NAME, "OpenCL C type"). */
+#define SG_IMAGE_TYPES(X)                                                      \
+  X(1D, "image1d_t")                                                           \
+  X(1D_BUFFER, "image1d_buffer_t")                                             \
+  X(1D_ARRAY, "image1d_array_t")                                               \
+  X(2D, "image2d_t")                                                           \
+  X(2D_ARRAY, "image2d_array_t")                                               \
+  X(3D, "image3d_t")                                                           \
+  X(2D_DEPTH, "image2d_depth_t")                                               \
+  X(2D_ARRAY_DEPTH, "image2d_array_depth_t")
+enum sg_image_type {
+  SG_IMAGE_NONE, /* not an image argument */
+#define X(name, text) SG_IMAGE_##name,
+  SG_IMAGE_TYPES(X)
+#undef X
+  SG_IMAGE_NUM_TYPES
 };
 
 /* Qualifiers use the numeric values of the CL_KERNEL_ARG_* constants
@@ -39,6 +57,7 @@ struct sg_kernel_arg {
   uint32_t offset;  /* from SG_PARAM_ARGS_OFFSET. SG_ARG_LOCAL: an 8-byte slot
                        where the device writes the address it chose in the
                        local window (after static_local_size) */
+  uint32_t image_type; /* SG_ARG_IMAGE: enum sg_image_type; else SG_IMAGE_NONE */
 };
 
 /* Which work-item functions a kernel uses; lets the runtime pick a local size

@@ -195,9 +195,12 @@ uint64_t sg_device_local_mem_size(const struct sg_kernel_info *kernel,
 }
 
 /* Writes one argument into its slot. Returns false (with a message) when the
- * metadata or the value cannot be honoured. */
+ * metadata or the value cannot be honoured. An image's descriptor goes to
+ * *desc_next in the block (at device address *desc_addr), and its slot gets
+ * that address. */
 static bool put_arg(const struct sg_launch *launch, uint32_t i, uint8_t *args,
-                    uint64_t *local_next, char *err, size_t errlen) {
+                    uint64_t *local_next, uint8_t **desc_next, uint64_t *desc_addr, char *err,
+                    size_t errlen) {
   const struct sg_kernel_arg *a = &launch->kernel->args[i];
   const struct sg_arg_value *v = &launch->args[i];
   uint64_t size = a->kind == SG_ARG_VALUE ? a->size : 8;
@@ -224,17 +227,36 @@ static bool put_arg(const struct sg_launch *launch, uint32_t i, uint8_t *args,
     }
     memcpy(args + a->offset, v->bytes, a->size);
     return true;
-  case SG_ARG_IMAGE:
   case SG_ARG_SAMPLER:
-    break;
+    if (!v->bytes) {
+      snprintf(err, errlen, "argument %u has no sampler", i);
+      return false;
+    }
+    memcpy(args + a->offset, v->bytes, 8);
+    return true;
+  case SG_ARG_IMAGE:
+    if (!v->image || !v->buffer) {
+      snprintf(err, errlen, "argument %u has no image", i);
+      return false;
+    }
+    memcpy(*desc_next, v->image, sizeof *v->image);
+    memcpy(args + a->offset, desc_addr, 8);
+    *desc_next += sizeof *v->image;
+    *desc_addr += sizeof *v->image;
+    return true;
   }
-  snprintf(err, errlen, "argument %u: images and samplers are not supported", i);
+  snprintf(err, errlen, "argument %u has an unknown kind", i);
   return false;
 }
 
 static enum sg_status build_params(const struct sg_launch *launch, uint8_t **out,
                                    uint64_t *size, char *err, size_t errlen) {
-  *size = SG_PARAM_ARGS_OFFSET + (uint64_t)launch->kernel->args_size;
+  /* The images' descriptors follow the arguments, 16-byte aligned. */
+  uint64_t desc_off = (SG_PARAM_ARGS_OFFSET + (uint64_t)launch->kernel->args_size + 15) & ~15ull;
+  uint32_t images = 0;
+  for (uint32_t i = 0; i < launch->kernel->num_args; i++)
+    images += launch->kernel->args[i].kind == SG_ARG_IMAGE;
+  *size = desc_off + (uint64_t)images * sizeof(struct sg_tex_desc);
   uint8_t *p = calloc(1, *size);
   if (!p) {
     snprintf(err, errlen, "out of memory for the parameter block");
@@ -252,8 +274,11 @@ static enum sg_status build_params(const struct sg_launch *launch, uint8_t **out
   }
   memcpy(p, &info, sizeof info);
   uint64_t local_next = align16(launch->kernel->static_local_size);
+  uint8_t *desc_next = p + desc_off;
+  uint64_t desc_addr = SG_ADDR_PARAMS + desc_off;
   for (uint32_t i = 0; i < launch->kernel->num_args; i++) {
-    if (!put_arg(launch, i, p + SG_PARAM_ARGS_OFFSET, &local_next, err, errlen)) {
+    if (!put_arg(launch, i, p + SG_PARAM_ARGS_OFFSET, &local_next, &desc_next, &desc_addr, err,
+                 errlen)) {
       free(p);
       return SG_EINVAL;
     }

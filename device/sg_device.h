@@ -103,9 +103,13 @@ struct sg_buffer {
 
 /* One kernel argument's value. */
 struct sg_arg_value {
-  const struct sg_buffer *buffer; /* SG_ARG_GLOBAL/CONSTANT; NULL = null pointer */
+  const struct sg_buffer *buffer; /* SG_ARG_GLOBAL/CONSTANT; NULL = null pointer.
+                                     SG_ARG_IMAGE: the memory holding its texels */
   uint64_t local_size;            /* SG_ARG_LOCAL */
-  const void *bytes;              /* SG_ARG_VALUE: kernel_arg.size bytes */
+  const void *bytes;              /* SG_ARG_VALUE: kernel_arg.size bytes; SG_ARG_SAMPLER:
+                                     the 8-byte sampler word (sim/sg_sim.h) */
+  const struct sg_tex_desc *image; /* SG_ARG_IMAGE: its descriptor, which the device
+                                      places in the parameter block for the launch */
 };
 
 /* A trace file that launches append to (SOFTGPU_TRACE; runtime/ opens it):

@@ -16,8 +16,8 @@ static int by_base(const void *a, const void *b) {
 
 static bool is_buffer_arg(const struct sg_launch *launch, uint32_t i) {
   enum sg_arg_kind k = launch->kernel->args[i].kind;
-  return (k == SG_ARG_GLOBAL || k == SG_ARG_CONSTANT) && launch->args[i].buffer &&
-         launch->args[i].buffer->size > 0;
+  return (k == SG_ARG_GLOBAL || k == SG_ARG_CONSTANT || k == SG_ARG_IMAGE) &&
+         launch->args[i].buffer && launch->args[i].buffer->size > 0;
 }
 
 /* Adds the bound buffers, merging bindings of the same memory: an argument
@@ -37,7 +37,8 @@ static enum sg_status add_buffers(const struct sg_launch *launch, struct sg_laun
       return SG_EINVAL;
     }
     uint32_t k = m->count++;
-    snprintf(m->names[k - first], sizeof m->names[0], "buffer arg %u", i);
+    snprintf(m->names[k - first], sizeof m->names[0], "%s arg %u",
+             launch->kernel->args[i].kind == SG_ARG_IMAGE ? "image" : "buffer", i);
     m->regions[k] = (struct sg_region){.base = b->addr, .size = b->size, .host = b->host,
                                        .perm = b->read_only ? SG_PERM_R | SG_PERM_STORE_REPORTED
                                                             : SG_PERM_R | SG_PERM_W,

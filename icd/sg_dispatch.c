@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* icd/ dispatch table (DESIGN.md 5): the Khronos cl_icd_dispatch, filled by
  * name. Every slot is set: SoftGPU's entry points, and for what the device
- * lacks (images, SVM, pipes, GL/D3D/EGL interop, native kernels, device
+ * lacks (SVM, pipes, GL/D3D/EGL interop, native kernels, device
  * queues) stubs that check what the entry can check and return the code the
  * spec gives for the missing feature. */
 #include "sg_runtime.h"
@@ -13,7 +13,6 @@
 /* The entry point a stub stands for: its C name without the prefix. */
 #define API (__func__ + sizeof "sg_unsupported_" - 1)
 
-#define NO_IMAGES "the device does not support images"
 #define NO_SVM "the device does not support shared virtual memory"
 #define NO_PIPES "the device does not support pipes"
 #define NO_GL "the context was not created from an OpenGL context"
@@ -36,12 +35,6 @@ static cl_int refuse_enqueue(const char *api, cl_command_queue q, cl_int code, c
   if (!sg_valid(q, SG_KIND_QUEUE))
     return refuse(api, CL_INVALID_COMMAND_QUEUE, "command_queue is not a valid command-queue");
   return refuse(api, code, why);
-}
-
-/* Image enqueues: no memory object is an image, so once the queue is valid
- * every image argument is CL_INVALID_MEM_OBJECT. */
-static cl_int refuse_image_enqueue(const char *api, cl_command_queue q) {
-  return refuse_enqueue(api, q, CL_INVALID_MEM_OBJECT, "no memory object is an image: " NO_IMAGES);
 }
 
 /* Creation from a context: the context first, then the feature. */
@@ -71,90 +64,6 @@ static cl_int CL_API_CALL sg_unsupported_clSetCommandQueueProperty(
     return refuse(API, CL_INVALID_VALUE, "properties has bits that name no queue property");
   return refuse(API, CL_INVALID_OPERATION,
                 "queue properties are fixed at creation (an OpenCL 1.0 entry point)");
-}
-
-/* ---- Images ------------------------------------------------------------- */
-
-static cl_mem CL_API_CALL sg_unsupported_clCreateImage2D(cl_context context, cl_mem_flags flags,
-                                                         const cl_image_format *image_format,
-                                                         size_t image_width, size_t image_height,
-                                                         size_t image_row_pitch, void *host_ptr,
-                                                         cl_int *errcode_ret) {
-  return refuse_create(API, context, errcode_ret, CL_INVALID_OPERATION, NO_IMAGES);
-}
-
-static cl_mem CL_API_CALL sg_unsupported_clCreateImage3D(cl_context context, cl_mem_flags flags,
-                                                         const cl_image_format *image_format,
-                                                         size_t image_width, size_t image_height,
-                                                         size_t image_depth, size_t image_row_pitch,
-                                                         size_t image_slice_pitch, void *host_ptr,
-                                                         cl_int *errcode_ret) {
-  return refuse_create(API, context, errcode_ret, CL_INVALID_OPERATION, NO_IMAGES);
-}
-
-static cl_mem CL_API_CALL sg_unsupported_clCreateImage(cl_context context, cl_mem_flags flags,
-                                                       const cl_image_format *image_format,
-                                                       const cl_image_desc *image_desc,
-                                                       void *host_ptr, cl_int *errcode_ret) {
-  return refuse_create(API, context, errcode_ret, CL_INVALID_OPERATION, NO_IMAGES);
-}
-
-static cl_mem CL_API_CALL sg_unsupported_clCreateImageWithProperties(
-    cl_context context, const cl_mem_properties *properties, cl_mem_flags flags,
-    const cl_image_format *image_format, const cl_image_desc *image_desc, void *host_ptr,
-    cl_int *errcode_ret) {
-  return refuse_create(API, context, errcode_ret, CL_INVALID_OPERATION, NO_IMAGES);
-}
-
-static cl_int CL_API_CALL sg_unsupported_clEnqueueReadImage(
-    cl_command_queue command_queue, cl_mem image, cl_bool blocking_read, const size_t *origin,
-    const size_t *region, size_t row_pitch, size_t slice_pitch, void *ptr,
-    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  return refuse_image_enqueue(API, command_queue);
-}
-
-static cl_int CL_API_CALL sg_unsupported_clEnqueueWriteImage(
-    cl_command_queue command_queue, cl_mem image, cl_bool blocking_write, const size_t *origin,
-    const size_t *region, size_t input_row_pitch, size_t input_slice_pitch, const void *ptr,
-    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  return refuse_image_enqueue(API, command_queue);
-}
-
-static cl_int CL_API_CALL sg_unsupported_clEnqueueCopyImage(
-    cl_command_queue command_queue, cl_mem src_image, cl_mem dst_image, const size_t *src_origin,
-    const size_t *dst_origin, const size_t *region, cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list, cl_event *event) {
-  return refuse_image_enqueue(API, command_queue);
-}
-
-static cl_int CL_API_CALL sg_unsupported_clEnqueueCopyImageToBuffer(
-    cl_command_queue command_queue, cl_mem src_image, cl_mem dst_buffer, const size_t *src_origin,
-    const size_t *region, size_t dst_offset, cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list, cl_event *event) {
-  return refuse_image_enqueue(API, command_queue);
-}
-
-static cl_int CL_API_CALL sg_unsupported_clEnqueueCopyBufferToImage(
-    cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_image, size_t src_offset,
-    const size_t *dst_origin, const size_t *region, cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list, cl_event *event) {
-  return refuse_image_enqueue(API, command_queue);
-}
-
-static void *CL_API_CALL sg_unsupported_clEnqueueMapImage(
-    cl_command_queue command_queue, cl_mem image, cl_bool blocking_map, cl_map_flags map_flags,
-    const size_t *origin, const size_t *region, size_t *image_row_pitch, size_t *image_slice_pitch,
-    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event,
-    cl_int *errcode_ret) {
-  SG_SET_ERR(errcode_ret, refuse_image_enqueue(API, command_queue));
-  return NULL;
-}
-
-static cl_int CL_API_CALL sg_unsupported_clEnqueueFillImage(
-    cl_command_queue command_queue, cl_mem image, const void *fill_color, const size_t origin[3],
-    const size_t region[3], cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-    cl_event *event) {
-  return refuse_image_enqueue(API, command_queue);
 }
 
 /* ---- Native kernels, sub-devices, device queues ------------------------- */
@@ -421,8 +330,8 @@ const cl_icd_dispatch sg_dispatch = {
     .clGetCommandQueueInfo = clGetCommandQueueInfo,
     .clSetCommandQueueProperty = sg_unsupported_clSetCommandQueueProperty,
     .clCreateBuffer = clCreateBuffer,
-    .clCreateImage2D = sg_unsupported_clCreateImage2D,
-    .clCreateImage3D = sg_unsupported_clCreateImage3D,
+    .clCreateImage2D = clCreateImage2D,
+    .clCreateImage3D = clCreateImage3D,
     .clRetainMemObject = clRetainMemObject,
     .clReleaseMemObject = clReleaseMemObject,
     .clGetSupportedImageFormats = clGetSupportedImageFormats,
@@ -457,13 +366,13 @@ const cl_icd_dispatch sg_dispatch = {
     .clEnqueueReadBuffer = clEnqueueReadBuffer,
     .clEnqueueWriteBuffer = clEnqueueWriteBuffer,
     .clEnqueueCopyBuffer = clEnqueueCopyBuffer,
-    .clEnqueueReadImage = sg_unsupported_clEnqueueReadImage,
-    .clEnqueueWriteImage = sg_unsupported_clEnqueueWriteImage,
-    .clEnqueueCopyImage = sg_unsupported_clEnqueueCopyImage,
-    .clEnqueueCopyImageToBuffer = sg_unsupported_clEnqueueCopyImageToBuffer,
-    .clEnqueueCopyBufferToImage = sg_unsupported_clEnqueueCopyBufferToImage,
+    .clEnqueueReadImage = clEnqueueReadImage,
+    .clEnqueueWriteImage = clEnqueueWriteImage,
+    .clEnqueueCopyImage = clEnqueueCopyImage,
+    .clEnqueueCopyImageToBuffer = clEnqueueCopyImageToBuffer,
+    .clEnqueueCopyBufferToImage = clEnqueueCopyBufferToImage,
     .clEnqueueMapBuffer = clEnqueueMapBuffer,
-    .clEnqueueMapImage = sg_unsupported_clEnqueueMapImage,
+    .clEnqueueMapImage = clEnqueueMapImage,
     .clEnqueueUnmapMemObject = clEnqueueUnmapMemObject,
     .clEnqueueNDRangeKernel = clEnqueueNDRangeKernel,
     .clEnqueueTask = clEnqueueTask,
@@ -502,14 +411,14 @@ const cl_icd_dispatch sg_dispatch = {
     .clCreateSubDevices = clCreateSubDevices,
     .clRetainDevice = clRetainDevice,
     .clReleaseDevice = clReleaseDevice,
-    .clCreateImage = sg_unsupported_clCreateImage,
+    .clCreateImage = clCreateImage,
     .clCreateProgramWithBuiltInKernels = clCreateProgramWithBuiltInKernels,
     .clCompileProgram = clCompileProgram,
     .clLinkProgram = clLinkProgram,
     .clUnloadPlatformCompiler = clUnloadPlatformCompiler,
     .clGetKernelArgInfo = clGetKernelArgInfo,
     .clEnqueueFillBuffer = clEnqueueFillBuffer,
-    .clEnqueueFillImage = sg_unsupported_clEnqueueFillImage,
+    .clEnqueueFillImage = clEnqueueFillImage,
     .clEnqueueMigrateMemObjects = clEnqueueMigrateMemObjects,
     .clEnqueueMarkerWithWaitList = clEnqueueMarkerWithWaitList,
     .clEnqueueBarrierWithWaitList = clEnqueueBarrierWithWaitList,
@@ -553,6 +462,6 @@ const cl_icd_dispatch sg_dispatch = {
     .clSetProgramReleaseCallback = clSetProgramReleaseCallback,
     .clSetProgramSpecializationConstant = clSetProgramSpecializationConstant,
     .clCreateBufferWithProperties = clCreateBufferWithProperties,
-    .clCreateImageWithProperties = sg_unsupported_clCreateImageWithProperties,
+    .clCreateImageWithProperties = clCreateImageWithProperties,
     .clSetContextDestructorCallback = clSetContextDestructorCallback,
 };

@@ -337,16 +337,19 @@ static cl_int snapshot_args(cl_kernel k, struct launch_cmd *c) {
   for (uint32_t i = 0; i < n; i++) {
     const struct sg_kernel_arg *a = &info->args[i];
     c->args[i].local_size = k->args[i].local_size;
-    if (a->kind == SG_ARG_VALUE)
+    if (a->kind == SG_ARG_VALUE || a->kind == SG_ARG_SAMPLER)
       c->args[i].bytes = c->values + a->offset;
     if (!k->arg_mems[i])
       continue;
     c->mems[i] = k->arg_mems[i];
     sg_retain_internal(c->mems[i]);
     c->bufs[i] = c->mems[i]->buf;
-    c->bufs[i].read_only |=
-        a->kind == SG_ARG_CONSTANT || (c->mems[i]->flags & CL_MEM_READ_ONLY) != 0;
+    c->bufs[i].read_only |= a->kind == SG_ARG_CONSTANT ||
+                            (c->mems[i]->flags & CL_MEM_READ_ONLY) != 0 ||
+                            a->access_qualifier == CL_KERNEL_ARG_ACCESS_READ_ONLY;
     c->args[i].buffer = &c->bufs[i];
+    /* The image's descriptor lives in the held cl_mem, as long as c does. */
+    c->args[i].image = a->kind == SG_ARG_IMAGE ? &c->mems[i]->tex : NULL;
   }
 fail:
   return err;

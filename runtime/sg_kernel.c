@@ -47,7 +47,7 @@ static cl_kernel kernel_new(cl_program p, const struct sg_kernel_info *info) {
   sg_retain_internal(p);
   k->info = info;
   for (uint32_t i = 0; i < n; i++)
-    if (info->args[i].kind == SG_ARG_VALUE)
+    if (info->args[i].kind == SG_ARG_VALUE || info->args[i].kind == SG_ARG_SAMPLER)
       k->args[i].bytes = k->values + info->args[i].offset;
   return k;
 }
@@ -124,6 +124,7 @@ static void set_mem(cl_kernel k, cl_uint i, cl_mem mem) {
     sg_unhold(k->arg_mems[i]);
   k->arg_mems[i] = mem;
   k->args[i].buffer = mem ? &mem->buf : NULL;
+  k->args[i].image = mem && sg_is_image(mem) ? &mem->tex : NULL;
 }
 
 CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret) {
@@ -182,6 +183,49 @@ fail:
   return err;
 }
 
+/* An image: a cl_mem of the kernel's context that is an image of the
+ * declared type, whose flags do not forbid the declared access. */
+static cl_int set_image_arg(cl_kernel k, cl_uint i, size_t size, const void *value) {
+  cl_int err = CL_SUCCESS;
+  const struct sg_kernel_arg *a = &k->info->args[i];
+  SG_CHECK(value, CL_INVALID_MEM_OBJECT, "argument %u is an image: arg_value is NULL", i);
+  SG_CHECK(size == sizeof(cl_mem), CL_INVALID_ARG_SIZE,
+           "argument %u is an image: arg_size must be sizeof(cl_mem), not %zu", i, size);
+  cl_mem mem = *(const cl_mem *)value;
+  SG_CHECK(sg_valid(mem, SG_KIND_MEM), CL_INVALID_MEM_OBJECT,
+           "argument %u (%s) is not a valid memory object", i, a->type_name);
+  SG_CHECK(mem->context == k->program->context, CL_INVALID_CONTEXT,
+           "argument %u: the image belongs to another context", i);
+  SG_CHECK(sg_image_fits_arg(mem, (enum sg_image_type)a->image_type), CL_INVALID_MEM_OBJECT,
+           "argument %u is declared %s: the memory object is %s", i, a->type_name,
+           sg_is_image(mem) ? "an image of another type" : "a buffer");
+  SG_CHECK(!(a->access_qualifier == CL_KERNEL_ARG_ACCESS_READ_ONLY &&
+             (mem->flags & CL_MEM_WRITE_ONLY)),
+           CL_INVALID_ARG_VALUE, "argument %u is read_only: the image is CL_MEM_WRITE_ONLY", i);
+  SG_CHECK(!(a->access_qualifier == CL_KERNEL_ARG_ACCESS_WRITE_ONLY &&
+             (mem->flags & CL_MEM_READ_ONLY)),
+           CL_INVALID_ARG_VALUE, "argument %u is write_only: the image is CL_MEM_READ_ONLY", i);
+  set_mem(k, i, mem);
+fail:
+  return err;
+}
+
+/* A sampler: its word goes to the argument's slot. */
+static cl_int set_sampler_arg(cl_kernel k, cl_uint i, size_t size, const void *value) {
+  cl_int err = CL_SUCCESS;
+  SG_CHECK(value, CL_INVALID_SAMPLER, "argument %u is a sampler: arg_value is NULL", i);
+  SG_CHECK(size == sizeof(cl_sampler), CL_INVALID_ARG_SIZE,
+           "argument %u is a sampler: arg_size must be sizeof(cl_sampler), not %zu", i, size);
+  cl_sampler s = *(const cl_sampler *)value;
+  SG_CHECK(sg_valid(s, SG_KIND_SAMPLER), CL_INVALID_SAMPLER,
+           "argument %u is not a valid sampler", i);
+  SG_CHECK(s->context == k->program->context, CL_INVALID_CONTEXT,
+           "argument %u: the sampler belongs to another context", i);
+  memcpy(k->values + k->info->args[i].offset, &s->word, sizeof s->word);
+fail:
+  return err;
+}
+
 static cl_int set_local_arg(cl_kernel k, cl_uint i, size_t size, const void *value) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(!value, CL_INVALID_ARG_VALUE, "argument %u is __local: arg_value must be NULL", i);
@@ -215,9 +259,8 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_ind
   case SG_ARG_CONSTANT: err = set_buffer_arg(kernel, arg_index, arg_size, arg_value); break;
   case SG_ARG_LOCAL: err = set_local_arg(kernel, arg_index, arg_size, arg_value); break;
   case SG_ARG_VALUE: err = set_value_arg(kernel, arg_index, arg_size, arg_value); break;
-  default: /* such kernels fail to build; a binary may still declare them */
-    SG_CHECK(false, CL_INVALID_ARG_VALUE, "argument %u: images and samplers are not supported",
-             arg_index);
+  case SG_ARG_IMAGE: err = set_image_arg(kernel, arg_index, arg_size, arg_value); break;
+  case SG_ARG_SAMPLER: err = set_sampler_arg(kernel, arg_index, arg_size, arg_value); break;
   }
   if (err == CL_SUCCESS)
     kernel->arg_set[arg_index] = true;

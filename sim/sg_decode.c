@@ -33,7 +33,7 @@ bool sg_op_writes_x(enum sg_op op) {
   switch (sg_op_fmt(op)) {
   case SG_FMT_R: case SG_FMT_I: case SG_FMT_SH: case SG_FMT_L: case SG_FMT_U:
   case SG_FMT_J: case SG_FMT_FX: case SG_FMT_FC: case SG_FMT_A: case SG_FMT_LR:
-  case SG_FMT_CSR: case SG_FMT_CSRI: case SG_FMT_X2:
+  case SG_FMT_CSR: case SG_FMT_CSRI: case SG_FMT_X2: case SG_FMT_TX:
     return true;
   default:
     return false;
@@ -100,13 +100,19 @@ void sg_decode(uint32_t w, struct sg_uop *u) {
   /* custom-0 is only as large as sg_sfu.def */
   if ((op == SG_OP_SFU_S || op == SG_OP_SFU_D) && !sg_sfu_name(f7))
     op = SG_OP_ILLEGAL;
+  /* texture instructions: funct2 names a kind, rd and rs2 an even pair */
+  bool tex = insns[op].unit == SG_UNIT_TEX;
+  if (tex && ((f7 & 3) > SG_TEX_KIND_UINT || !sg_pair_reg(w >> 7 & 31) || !sg_pair_reg(w >> 20 & 31)))
+    op = SG_OP_ILLEGAL;
   enum sg_fmt fmt = insns[op].fmt;
   u->op = op;
   u->rd = w >> 7 & 31;
   u->rs1 = w >> 15 & 31;
   u->rs2 = w >> 20 & 31;
   u->rs3 = w >> 27;
-  u->rm = (fmt == SG_FMT_SFU || insns[op].unit == SG_UNIT_SIMT) ? f7 : (w >> 12 & 7);
+  u->rm = (fmt == SG_FMT_SFU || insns[op].unit == SG_UNIT_SIMT) ? f7
+           : tex && op != SG_OP_ILLEGAL                           ? (f7 & 3)
+                                                                  : (w >> 12 & 7);
   u->imm = decode_imm(fmt, w);
   u->raw = w;
 }
@@ -161,6 +167,8 @@ enum sg_status sg_code_create(const uint32_t *words, size_t nwords, uint64_t bas
     sg_decode(words[i], u);
     c->track_fflags |= reads_fflags(u);
     uint64_t regs = 1ull << u->rd | 1ull << u->rs1 | 1ull << u->rs2 | 1ull << (u->rs3 & 31);
+    if (sg_op_unit(u->op) == SG_UNIT_TEX) /* the second registers of its pairs */
+      regs |= 1ull << (u->rd + 1) | 1ull << (u->rs2 + 1);
     c->x_used |= regs;
     c->f_used |= regs;
     if (u->rd == 0 && sg_op_writes_x(u->op))

@@ -138,6 +138,14 @@ static uint8_t *access_lane(struct sg_core *c, const struct sg_warp *w, uint64_t
   return NULL;
 }
 
+uint8_t *sg_core_access(struct sg_core *c, const struct sg_warp *w, uint64_t pc, unsigned lane,
+                        uint64_t a, unsigned size, uint32_t perm, const char *what, bool *stop) {
+  uint8_t *h = xlate(w->cta, a, size, perm);
+  if (h && (!(w->cta->last->perm & SG_PERM_PRIVATE) || own_slot(c, w, lane, a, size)))
+    return h;
+  return access_lane(c, w, pc, lane, a, size, perm, what, stop);
+}
+
 /* AMO / LR / SC address: aligned (else fatal), mapped, readable and writable. */
 static void *amo_ptr(struct sg_core *c, const struct sg_warp *w, uint64_t pc, unsigned lane,
                      uint64_t a, unsigned size, bool *stop) {
@@ -799,6 +807,11 @@ reload:
     /* ---- SIMT extension ---- */
     vmcase(SFU_S)    /* fd = sfu_fn(fs1 [, fs2]) in single */ FALU(sg_canon32(sfu32(u->rm, F1S, F2S))); vmbreak;
     vmcase(SFU_D)    /* fd = sfu_fn(fs1 [, fs2]) in double */ FALU(sg_canon64(sfu64(u->rm, F1D, F2D))); vmbreak;
+    vmcase(TEX_SAMPLE) vmcase(TEX_SAMPLEI) vmcase(TEX_LOAD) vmcase(TEX_STORE)
+      /* rd:rd+1 = image rs1 [rs2:rs2+1] through sampler rs3 / image rs1 [rs2:rs2+1] = rd:rd+1 */
+      if (!sg_tex_exec(c, w, u, pc, mask, observed ? &c->rec : NULL))
+        FAULT();
+      vmbreak;
     vmcase(SG_BARRIER) /* wait for every unfinished warp of the CTA */
       if (observed)
         c->rec.barrier = cs->slot;

@@ -120,13 +120,15 @@ enum sg_fmt {
   SG_FMT_N,     /* no operands */
   SG_FMT_SFU,   /* f rd, f rs1 [, f rs2]; function number in rm */
   SG_FMT_X1,    /* x rs1 */
-  SG_FMT_X2     /* x rd, x rs1 */
+  SG_FMT_X2,    /* x rd, x rs1 */
+  SG_FMT_TX,    /* x rd:rd+1, x rs1, x rs2:rs2+1 [, x rs3]: texture reads (pairs: even, not x0) */
+  SG_FMT_TXS    /* x rd:rd+1 (read), x rs1, x rs2:rs2+1: texture stores */
 };
 
 /* Functional units (the UNIT column of sg_insn.def), for timing mode. */
 enum sg_unit {
   SG_UNIT_ALU, SG_UNIT_MUL, SG_UNIT_DIV, SG_UNIT_FPU, SG_UNIT_SFU,
-  SG_UNIT_LSU, SG_UNIT_BRANCH, SG_UNIT_CSR, SG_UNIT_SIMT
+  SG_UNIT_LSU, SG_UNIT_BRANCH, SG_UNIT_CSR, SG_UNIT_SIMT, SG_UNIT_TEX
 };
 
 /* Table lookups by op (SG_OP_ILLEGAL included: "illegal", SG_FMT_N, ALU). */
@@ -156,6 +158,66 @@ enum {
 };
 /* Name of a CSR the core knows ("fflags", "sg.tid.x"); NULL otherwise. */
 const char *sg_csr_name(unsigned csr);
+
+/* ---- Texture unit (sg_tex.c, sg_tex.def, docs/isa.md) -------------------- */
+
+/* The image descriptor an image instruction's rs1 points to. */
+#define SG_TEX_FIELD_U32 uint32_t
+#define SG_TEX_FIELD_U64 uint64_t
+struct sg_tex_desc {
+#define SG_TEX_DESC(name, type, what) SG_TEX_FIELD_##type name;
+#include "sg_tex.def"
+#undef SG_TEX_DESC
+};
+enum sg_tex_geom {
+#define SG_TEX_GEOM(name, dims, layer) SG_TEX_GEOM_##name,
+#include "sg_tex.def"
+#undef SG_TEX_GEOM
+  SG_TEX_NUM_GEOMS
+};
+enum sg_tex_type {
+#define SG_TEX_TYPE(name, bytes, cls) SG_TEX_TYPE_##name,
+#include "sg_tex.def"
+#undef SG_TEX_TYPE
+  SG_TEX_NUM_TYPES
+};
+enum sg_tex_order {
+#define SG_TEX_ORDER(name, layout, border_alpha, srgb) SG_TEX_ORDER_##name,
+#include "sg_tex.def"
+#undef SG_TEX_ORDER
+  SG_TEX_NUM_ORDERS
+};
+/* The sampler word (rs3 of sg.tex.sample/samplei; docs/isa.md): bit 0
+ * normalized coordinates, bits 3:1 the addressing mode, bits 5:4 the
+ * filter. The same bits as OpenCL C's CLK_* sampler values. */
+enum {
+  SG_TEX_NORMALIZED = 0x01,
+  SG_TEX_ADDR_NONE = 0x00,
+  SG_TEX_ADDR_CLAMP_TO_EDGE = 0x02,
+  SG_TEX_ADDR_CLAMP = 0x04,
+  SG_TEX_ADDR_REPEAT = 0x06,
+  SG_TEX_ADDR_MIRRORED_REPEAT = 0x08,
+  SG_TEX_ADDR_MASK = 0x0e,
+  SG_TEX_NEAREST = 0x10,
+  SG_TEX_LINEAR = 0x20,
+  SG_TEX_FILTER_MASK = 0x30
+};
+/* What an image instruction's register pair holds (funct2): four 32-bit
+ * floats, signed or unsigned integers. */
+enum sg_tex_kind { SG_TEX_KIND_FLOAT, SG_TEX_KIND_INT, SG_TEX_KIND_UINT };
+/* Texels one lane of one instruction touches at most (linear filtering of a
+ * 3D image). */
+#define SG_TEX_MAX_TEXELS 8
+/* Can register r start a pair (rd:rd+1, rs2:rs2+1)? Even, and not x0. */
+static inline bool sg_pair_reg(unsigned r) { return r != 0 && (r & 1) == 0; }
+/* Bytes of one texel of format (type | order << 8); 0 for a combination the
+ * unit does not know. */
+uint32_t sg_tex_texel_size(uint32_t format);
+/* Writes value (R, G, B, A: the bits of floats, or 32-bit integers, as the
+ * format's channel type takes them) as one texel of format, converted as
+ * sg.tex.store converts it. Returns the texel's size (0: no such format,
+ * nothing written). */
+uint32_t sg_tex_encode(uint32_t format, const uint32_t value[4], uint8_t *texel);
 
 /* ---- Program ----------------------------------------------------------- */
 
@@ -299,6 +361,11 @@ struct sg_insn_record {
   uint64_t reconv_pc;        /* when they diverged: where they rejoin (SG_RECONV_EXIT: never) */
   /* sg.barrier */
   uint32_t barrier;          /* the barrier: the CTA's slot on the core */
+  /* the texture unit (SG_UNIT_TEX): every texel each active lane read or
+   * wrote, for a texture cache (mem, size and addr above give the first
+   * one); lanes that read only the border color touch none */
+  uint8_t texels[SG_MAX_WARP_SIZE];
+  uint64_t texel_addr[SG_MAX_WARP_SIZE][SG_TEX_MAX_TEXELS];
 };
 
 /* What happens between instructions. */

@@ -173,6 +173,20 @@ bool sg_core_report(struct sg_core *c, const struct sg_warp *w, enum sg_fault_ki
                     uint64_t pc, unsigned lane, uint64_t addr, uint32_t size, const char *fmt,
                     ...) __attribute__((format(printf, 8, 9)));
 
+/* One lane's access of size bytes at a by a unit other than the load/store
+ * path (the texture unit): checked as loads and stores are, with the same
+ * findings (`what` names the access: "image read"). Returns the host
+ * pointer, or NULL to skip the access (a read then sees zeros); *stop is
+ * set when the CTA must end. */
+uint8_t *sg_core_access(struct sg_core *c, const struct sg_warp *w, uint64_t pc, unsigned lane,
+                        uint64_t a, unsigned size, uint32_t perm, const char *what, bool *stop);
+
+/* The texture unit (sg_tex.c): executes one image instruction u at pc for
+ * the lanes of mask; with rec (the observed loop) it notes the texels each
+ * lane touched. False when the CTA must end (c->fault is filled). */
+bool sg_tex_exec(struct sg_core *c, struct sg_warp *w, const struct sg_uop *u, uint64_t pc,
+                 uint64_t mask, struct sg_insn_record *rec);
+
 /* SFU helpers named by sg_sfu.def that libm lacks. */
 float sg_exp10f(float x);
 double sg_exp10(double x);
