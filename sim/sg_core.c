@@ -96,11 +96,12 @@ static void warp_init(struct sg_core *c, struct sg_warp *w, struct sg_cta_slot *
                       uint32_t id) {
   const struct sg_cta_desc *d = cs->desc;
   unsigned ws = c->cfg.warp_size;
-  /* Only registers the code names can be read: zeroing all 64 rows of every
+  /* Only registers some path from the entry reads before writing them can
+   * be read uninitialised (sg_code_live_in): zeroing all 64 rows of every
    * warp would cost more than running a short kernel. */
-  for (uint64_t m = c->code->x_used; m; m &= m - 1)
+  for (uint64_t m = c->zero_x; m; m &= m - 1)
     memset(w->x[__builtin_ctzll(m)], 0, ws * sizeof(uint64_t));
-  for (uint64_t m = c->code->f_used; m; m &= m - 1)
+  for (uint64_t m = c->zero_f; m; m &= m - 1)
     memset(w->f[__builtin_ctzll(m)], 0, ws * sizeof(uint64_t));
   memset(w->fcsr, 0, sizeof(w->fcsr));
   for (unsigned l = 0; l < ws; l++) {
@@ -323,6 +324,8 @@ enum sg_status sg_core_run_cta(struct sg_core *c, const struct sg_code *code,
   memset(fault, 0, sizeof(*fault));
   c->stopped = false;
   c->code = code;
+  sg_code_live_in(code, cta->entry_pc, &c->zero_x, &c->zero_f);
+  c->zero_x &= ~(1ull << 2 | 1ull << 10); /* sp and a0 are set below */
   c->fault = fault;
   c->findings = findings;
   struct sg_cta_slot *cs = &c->cta;

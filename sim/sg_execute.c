@@ -208,6 +208,25 @@ static bool csr_per_lane(unsigned csr) {
   }
 }
 
+/* The local id in dimension dim of every active lane (what csr_read gives,
+ * counted up lane by lane instead of divided out: every kernel reads it). */
+static void tid_read(const struct sg_core *c, const struct sg_warp *w, unsigned dim,
+                     uint64_t mask, uint64_t *rd) {
+  const struct sg_cta_desc *d = w->cta->desc;
+  unsigned ws = c->cfg.warp_size;
+  uint32_t t = w->id * ws, n0 = d->ntid[0], n1 = d->ntid[1];
+  uint32_t id[3] = {t % n0, t / n0 % n1, t / n0 / n1};
+  for (unsigned l = 0; l < ws && mask >> l; l++) {
+    if (mask >> l & 1)
+      rd[l] = id[dim];
+    if (++id[0] == n0) {
+      id[0] = 0;
+      if (++id[1] == n1)
+        id[1] = 0, id[2]++;
+    }
+  }
+}
+
 /* csrrw / csrrs / csrrc and their immediate forms, lane by lane. Only the FP
  * CSRs are writable; a write elsewhere, or an unknown CSR, is illegal. */
 static bool csr_exec(struct sg_core *c, struct sg_warp *w, const struct sg_uop *u, uint64_t mask,
@@ -225,6 +244,10 @@ static bool csr_exec(struct sg_core *c, struct sg_warp *w, const struct sg_uop *
     return false;
   }
   if (!write) { /* a plain read (every SIMT CSR): only rd changes */
+    if (csr >= SG_CSR_TID_X && csr <= SG_CSR_TID_Z) {
+      tid_read(c, w, csr - SG_CSR_TID_X, mask, w->x[u->rd]);
+      return true;
+    }
     bool per_lane = csr_per_lane(csr);
     uint64_t v = per_lane ? 0 : csr_read(c, w, csr, 0, now);
     for (uint64_t m = mask; m; m &= m - 1) {

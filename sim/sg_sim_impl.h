@@ -25,7 +25,11 @@ struct sg_code {
    * field of every word, in both banks). Only these are zeroed per CTA;
    * the others are never read. */
   uint64_t x_used, f_used;
+  /* Per word: registers (x, f) some path from there reads before writing. */
+  uint64_t (*live)[2];
 };
+/* Registers live at pc (a kernel's entry: those a warp must zero). */
+void sg_code_live_in(const struct sg_code *code, uint64_t pc, uint64_t *x, uint64_t *f);
 
 /* ---- Reconvergence policies (sg_reconv_ipdom.c, sg_reconv_multipath.c) -- */
 
@@ -144,6 +148,7 @@ struct sg_core {
   uint32_t nwarps_alloc;
   struct sg_cta_slot cta;       /* the resident CTA (functional mode runs one at a time) */
   const struct sg_code *code;
+  uint64_t zero_x, zero_f;      /* registers warp set-up zeroes (live at the entry) */
   struct sg_fault *fault;
   struct sg_findings *findings; /* NULL: every finding ends the CTA */
   struct sg_hook *const *hooks; /* consumers: the observed loop calls them */
