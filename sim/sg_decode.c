@@ -253,6 +253,10 @@ enum sg_status sg_code_create(const uint32_t *words, size_t nwords, uint64_t bas
     return SG_ENOMEM;
   c->base = base;
   c->n = nwords;
+  if (sg_jit_create(&c->jit) != SG_OK) {
+    free(c);
+    return SG_ENOMEM;
+  }
   c->uops = malloc((nwords ? nwords : 1) * sizeof(*c->uops));
   c->reconv = malloc((nwords ? nwords : 1) * sizeof(*c->reconv));
   if (!c->uops || !c->reconv) {
@@ -299,6 +303,7 @@ enum sg_status sg_code_create(const uint32_t *words, size_t nwords, uint64_t bas
 void sg_code_destroy(struct sg_code *c) {
   if (!c)
     return;
+  sg_jit_destroy(c->jit);
   free(c->live);
   free(c->uops);
   free(c->reconv);

@@ -273,6 +273,33 @@ static bool csr_exec(struct sg_core *c, struct sg_warp *w, const struct sg_uop *
   return true;
 }
 
+/* ---- What translated blocks call (sg_jit.c) ----------------------------- */
+
+/* xlate_span for a full warp whose lowest and highest addresses the block
+ * computed: the same region and permission checks, and for the private
+ * stacks the same check of each lane's own slot. */
+uint8_t *sg_exec_span(struct sg_core *c, struct sg_warp *w, uint32_t rs1, int64_t imm,
+                      uint32_t size, uint32_t perm, uint64_t lo, uint64_t hi) {
+  if (hi - lo > UINT32_MAX)
+    return NULL;
+  uint8_t *h = xlate(w->cta, lo, hi - lo + size, perm);
+  if (h && __builtin_expect(w->cta->last->perm & SG_PERM_PRIVATE, 0))
+    for (unsigned l = 0; l < c->cfg.warp_size; l++)
+      if (!own_slot(c, w, l, w->x[rs1][l] + imm, size))
+        return NULL;
+  return h;
+}
+
+void sg_exec_csr_read(struct sg_core *c, struct sg_warp *w, const struct sg_uop *u) {
+  unsigned ws = c->cfg.warp_size;
+  /* a read of a SIMT CSR: no fault, no use of the time */
+  csr_exec(c, w, u, ws == 64 ? ~0ull : (1ull << ws) - 1, 0, 0);
+}
+
+uint64_t sg_exec_csr_value(struct sg_core *c, struct sg_warp *w, uint32_t csr) {
+  return csr_read(c, w, csr, 0, 0);
+}
+
 /* ---- SFU --------------------------------------------------------------- */
 
 #define SFU_CALL1(fn, a, b) fn(a)
@@ -553,6 +580,9 @@ run_warp(struct sg_core *c, struct sg_warp *w, uint64_t budget, const bool obser
   uint64_t pc, mask, rpc, live, n = 0;
   uint32_t frame, rframe; /* call depth of the path and of its reconvergence point */
   enum sg_warp_state st = SG_WARP_READY;
+  /* Translated blocks run full warps in the fast loop (sg_jit.c). */
+  const struct sg_jit_entry *jit = observed ? NULL : c->jit;
+  bool skip_jit = false; /* a block left early: the interpreter runs that instruction */
 
 reload:
   live = w->lanes & ~w->exited;
@@ -590,6 +620,21 @@ reload:
       FAULT();
     }
     idx >>= 2;
+    if (!observed && jit && mask == full) {
+      const struct sg_jit_entry *e = &jit[idx];
+      if (e->fn && !skip_jit && e->len <= budget - n && !(e->dyn_rm && w->frm_any)) {
+        uint32_t k = e->fn(c, w);
+        n += k;
+        pc += 4ull * k;
+        skip_jit = k < e->len;
+        if (!skip_jit && pc == rpc && frame == rframe) { /* blocks end at reconvergence points */
+          PARK(pc);
+          goto reload;
+        }
+        continue;
+      }
+      skip_jit = false;
+    }
     const struct sg_uop *u = &code->uops[idx];
     const int64_t imm = u->imm;
     uint64_t *xd = w->x[u->rd], *fd = w->f[u->rd & 31];
