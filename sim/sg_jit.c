@@ -553,7 +553,7 @@ static LLVMTargetMachineRef host_machine(char **err) {
   LLVMTargetRef target;
   LLVMTargetMachineRef tm = NULL;
   if (!LLVMGetTargetFromTriple(triple, &target, err))
-    tm = LLVMCreateTargetMachine(target, triple, cpu, features, LLVMCodeGenLevelDefault,
+    tm = LLVMCreateTargetMachine(target, triple, cpu, features, LLVMCodeGenLevelNone,
                                  LLVMRelocDefault, LLVMCodeModelJITDefault);
   LLVMDisposeMessage(triple);
   LLVMDisposeMessage(cpu);
