@@ -35,7 +35,7 @@ struct entry_header {
 };
 
 static void debug(const char *fmt, const char *path, const char *why) {
-  const char *v = getenv("SOFTGPU_DEBUG");
+  const char *v = sg_env_get(SG_ENV_DEBUG);
   if (v && *v && strcmp(v, "0"))
     fprintf(stderr, fmt, path, why);
 }
@@ -108,10 +108,10 @@ static void make_identity(void) {
 /* SOFTGPU_CACHE=0 (or off, no) turns the cache off; SOFTGPU_CACHE_DIR names
  * the directory, else $XDG_CACHE_HOME/softgpu, else $HOME/.cache/softgpu. */
 static bool cache_dir(char *out, size_t len) {
-  const char *off = getenv("SOFTGPU_CACHE");
+  const char *off = sg_env_get(SG_ENV_CACHE);
   if (off && (!strcmp(off, "0") || !strcmp(off, "off") || !strcmp(off, "no")))
     return false;
-  const char *dir = getenv("SOFTGPU_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME"),
+  const char *dir = sg_env_get(SG_ENV_CACHE_DIR), *xdg = getenv("XDG_CACHE_HOME"),
              *home = getenv("HOME");
   int n;
   if (dir)

@@ -121,7 +121,7 @@ enum sg_status sg_device_create(const struct sg_config *cfg, struct sg_device **
     return SG_ENOMEM;
   dev->cfg = *cfg;
   dev->strict = check_strict();
-  const char *dbg = getenv("SOFTGPU_DEBUG");
+  const char *dbg = sg_env_get(SG_ENV_DEBUG);
   dev->debug = dbg && *dbg && *dbg != '0'; /* as runtime/sg_error.c reads it */
   atomic_init(&dev->next_addr, SG_ADDR_GLOBAL);
   dev->num_workers = host_thread_count(cfg);
