@@ -187,4 +187,18 @@ enum sg_status sg_cc_devlib_take(struct LLVMOpaqueContext **ctx, struct LLVMOpaq
 enum sg_status sg_cc_build_bitcode(const void *bc, size_t bc_size, const struct sg_options *opt,
                                    struct sg_build_result *res, struct sg_text *log);
 
+/* ---- The program cache (sg_cache.c, docs/cache.md) --------------------- */
+
+struct sg_cache_key {
+  uint8_t b[32];
+};
+/* The key of a build from source; false when the cache is off or the build
+ * depends on files the key cannot see (#include, -I). */
+bool sg_cache_key(const struct sg_build_request *req, struct sg_cache_key *key);
+/* Fills res (log, binary) from the entry of key; false on a miss, or when the
+ * entry is damaged, foreign or does not load (it is then rebuilt). */
+bool sg_cache_load(const struct sg_cache_key *key, struct sg_build_result *res);
+/* Writes a successful build's log and binary (temporary file, then rename). */
+void sg_cache_store(const struct sg_cache_key *key, const struct sg_build_result *res);
+
 #endif

@@ -65,6 +65,7 @@ struct job {
 struct sg_device {
   struct sg_config cfg;
   bool strict;                    /* SOFTGPU_CHECK=strict */
+  bool debug;                     /* SOFTGPU_DEBUG: the engine explains itself */
   _Atomic uint64_t next_addr;
   pthread_mutex_t launch_lock;
   pthread_mutex_t lock;           /* pool state: generation, running, quit, job */
@@ -120,6 +121,8 @@ enum sg_status sg_device_create(const struct sg_config *cfg, struct sg_device **
     return SG_ENOMEM;
   dev->cfg = *cfg;
   dev->strict = check_strict();
+  const char *dbg = sg_env_get(SG_ENV_DEBUG);
+  dev->debug = dbg && *dbg && *dbg != '0'; /* as runtime/sg_error.c reads it */
   atomic_init(&dev->next_addr, SG_ADDR_GLOBAL);
   dev->num_workers = host_thread_count(cfg);
   dev->workers = calloc(dev->num_workers, sizeof *dev->workers);
@@ -355,7 +358,10 @@ static enum sg_status worker_prepare(struct sg_device *dev, struct worker *w,
     struct sg_sim_config sim = {.warp_size = cfg->warp_size,
                                 .watchdog_insns = cfg->watchdog_insns,
                                 .strict = dev->strict,
-                                .reconv = (enum sg_reconv_policy)cfg->reconv};
+                                .reconv = (enum sg_reconv_policy)cfg->reconv,
+                                .engine = (enum sg_engine)cfg->engine,
+                                .jit_threshold = cfg->jit_threshold,
+                                .debug = dev->debug};
     enum sg_status st = sg_core_create(&sim, w->index, &w->core);
     if (st != SG_OK)
       return st;

@@ -316,12 +316,26 @@ enum sg_reconv_policy {
 /* "ipdom", "mpipdom"; NULL for a value that is not a policy. */
 const char *sg_reconv_policy_name(enum sg_reconv_policy policy);
 
+/* Functional-mode engines (config key `engine`, docs/engine.md): the
+ * interpreter, and translated blocks (LLVM ORC JIT) for full warps with the
+ * interpreter for the rest. Same results, same findings. */
+#define SG_ENGINES(X) X(INTERP, interp) X(JIT, jit)
+enum sg_engine {
+#define X(e, n) SG_ENGINE_##e,
+  SG_ENGINES(X)
+#undef X
+  SG_NUM_ENGINES
+};
+
 /* What the sim needs of the machine configuration. */
 struct sg_sim_config {
   uint32_t warp_size;        /* 1..64 */
   uint64_t watchdog_insns;   /* warp instructions per CTA before a watchdog fault; 0 = none */
   bool strict;               /* every finding ends the CTA, as fatal faults do */
   enum sg_reconv_policy reconv;
+  enum sg_engine engine;     /* used by the fast loop only: consumers see the interpreter */
+  uint64_t jit_threshold;    /* warp instructions a kernel runs interpreted before translation */
+  bool debug;                /* SOFTGPU_DEBUG: the JIT says what it translated, or why not */
 };
 
 /* ---- Statistics (sg_stats.def) ----------------------------------------- */
