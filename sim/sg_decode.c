@@ -170,6 +170,12 @@ static void uop_regs(const struct sg_uop *u, uint64_t *rx, uint64_t *rf, uint64_
   case SG_FMT_FC: *rf = s1 | s2; *wx = d; break;
   case SG_FMT_X1: *rx = s1; break;
   case SG_FMT_FENCE: case SG_FMT_N: break;
+  /* texture instructions move register pairs; samples also read a sampler */
+  case SG_FMT_TX:
+    *rx = s1 | s2 | s2 << 1 | (u->op == SG_OP_TEX_SAMPLE || u->op == SG_OP_TEX_SAMPLEI ? s3 : 0);
+    *wx = d | d << 1;
+    break;
+  case SG_FMT_TXS: *rx = s1 | s2 | s2 << 1 | d | d << 1; break;
   }
 }
 

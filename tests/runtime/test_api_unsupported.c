@@ -23,61 +23,6 @@
  * with SoftGPU's dispatch table), which must not take it for what it is not. */
 #define WRONG(type, handle) ((type)(void *)(handle))
 
-static void test_images(void **state) {
-  struct fx *f = *state;
-  cl_int err = 0;
-  cl_image_format fmt = {CL_RGBA, CL_UNORM_INT8};
-  cl_image_desc desc = {.image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = 4, .image_height = 4};
-  /* A valid context: the device supports no images. */
-  assert_null(clCreateImage(f->ctx, CL_MEM_READ_ONLY, &fmt, &desc, NULL, &err));
-  assert_int_equal(err, CL_INVALID_OPERATION);
-  assert_null(clCreateImageWithProperties(f->ctx, NULL, CL_MEM_READ_ONLY, &fmt, &desc, NULL, &err));
-  assert_int_equal(err, CL_INVALID_OPERATION);
-  assert_null(clCreateImage2D(f->ctx, CL_MEM_READ_ONLY, &fmt, 4, 4, 0, NULL, &err));
-  assert_int_equal(err, CL_INVALID_OPERATION);
-  assert_null(clCreateImage3D(f->ctx, CL_MEM_READ_ONLY, &fmt, 4, 4, 4, 0, 0, NULL, &err));
-  assert_int_equal(err, CL_INVALID_OPERATION);
-  /* Not a context. */
-  assert_null(clCreateImage(WRONG(cl_context, f->q), CL_MEM_READ_ONLY, &fmt, &desc, NULL, &err));
-  assert_int_equal(err, CL_INVALID_CONTEXT);
-  assert_null(
-      clCreateImage2D(WRONG(cl_context, f->q), CL_MEM_READ_ONLY, &fmt, 4, 4, 0, NULL, &err));
-  assert_int_equal(err, CL_INVALID_CONTEXT);
-
-  /* Enqueues: the queue first; then no memory object is an image. */
-  cl_mem buf = fx_buffer(f, 64, NULL);
-  size_t origin[3] = {0, 0, 0}, region[3] = {1, 1, 1}, pitch;
-  char host[64];
-  cl_uint color[4] = {0};
-  assert_int_equal(
-      clEnqueueReadImage(f->q, buf, CL_TRUE, origin, region, 0, 0, host, 0, NULL, NULL),
-      CL_INVALID_MEM_OBJECT);
-  assert_int_equal(clEnqueueReadImage(WRONG(cl_command_queue, f->ctx), buf, CL_TRUE, origin, region,
-                                      0, 0, host, 0, NULL, NULL),
-                   CL_INVALID_COMMAND_QUEUE);
-  assert_int_equal(
-      clEnqueueWriteImage(f->q, buf, CL_TRUE, origin, region, 0, 0, host, 0, NULL, NULL),
-      CL_INVALID_MEM_OBJECT);
-  assert_int_equal(clEnqueueCopyImage(f->q, buf, buf, origin, origin, region, 0, NULL, NULL),
-                   CL_INVALID_MEM_OBJECT);
-  assert_int_equal(clEnqueueCopyImageToBuffer(f->q, buf, buf, origin, region, 0, 0, NULL, NULL),
-                   CL_INVALID_MEM_OBJECT);
-  assert_int_equal(clEnqueueCopyBufferToImage(f->q, buf, buf, 0, origin, region, 0, NULL, NULL),
-                   CL_INVALID_MEM_OBJECT);
-  assert_int_equal(clEnqueueFillImage(f->q, buf, color, origin, region, 0, NULL, NULL),
-                   CL_INVALID_MEM_OBJECT);
-  err = 0;
-  assert_null(clEnqueueMapImage(f->q, buf, CL_TRUE, CL_MAP_READ, origin, region, &pitch, NULL, 0,
-                                NULL, NULL, &err));
-  assert_int_equal(err, CL_INVALID_MEM_OBJECT);
-  assert_null(clEnqueueMapImage(WRONG(cl_command_queue, buf), buf, CL_TRUE, CL_MAP_READ, origin,
-                                region, &pitch, NULL, 0, NULL, NULL, &err));
-  assert_int_equal(err, CL_INVALID_COMMAND_QUEUE);
-  clReleaseMemObject(buf);
-}
-
-/* CL_DEVICE_PIPE_SUPPORT is false: clCreatePipe is CL_INVALID_OPERATION and
- * nothing is a pipe, so clGetPipeInfo on a buffer is CL_INVALID_MEM_OBJECT. */
 static void test_pipes(void **state) {
   struct fx *f = *state;
   cl_int err = 0;
@@ -205,7 +150,7 @@ static void test_gl_sharing(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_images),     cmocka_unit_test(test_pipes),
+      cmocka_unit_test(test_pipes),
       cmocka_unit_test(test_svm),        cmocka_unit_test(test_execution_features),
       cmocka_unit_test(test_gl_sharing),
   };
