@@ -164,8 +164,10 @@ static int parse_one(struct sg_options *opt, char **w, uint32_t left, struct sg_
     opt->opt_disable = true;
   else if (!strcmp(a, "-cl-kernel-arg-info"))
     opt->kernel_arg_info = true;
-  else if (strcmp(a, "-g") && strcmp(a, "-cl-strict-aliasing")) {
-    /* -g: no debug info yet; -cl-strict-aliasing: a deprecated 1.x no-op. */
+  else if (!strcmp(a, "-g"))
+    opt->debug_full = true;
+  else if (strcmp(a, "-cl-strict-aliasing")) {
+    /* -cl-strict-aliasing: a deprecated 1.x no-op. */
     sg_text_printf(log, "error: unknown build option '%s'\n", a);
     return 0;
   }
@@ -381,6 +383,10 @@ static enum sg_status run_clang(const char *dir, const struct sg_options *opt,
       "-fdeclare-opencl-builtins", "-Xclang", "-ffake-address-space-map", "-Xclang", ext,
       "-fno-jump-tables", "-fno-color-diagnostics", "-emit-llvm", "-c", "-O2", "-Xclang",
       "-disable-llvm-passes", "-cl-kernel-arg-info",
+      /* Line tables always, for the source lines of device findings, with
+       * the source text embedded (DWARF 5) so it travels with objects and
+       * libraries to the executable (docs/decisions.md). */
+      "-gdwarf-5", "-gembed-source", opt->debug_full ? "-g" : "-gline-tables-only",
   };
   size_t nfixed = sizeof fixed / sizeof fixed[0];
   const char **argv = calloc(nfixed + NUM_EXTS + 5, sizeof *argv);

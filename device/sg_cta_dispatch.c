@@ -487,16 +487,43 @@ static void run_job(struct sg_device *dev, struct job *job) {
 
 /* ---- Launch ---------------------------------------------------------------- */
 
-/* "store of 4 bytes to unmapped address 0x0 by work-item (global 17,0,0;
- * group 1,0,0; local 1,0,0) at PC 0x10234 (sw a1, 0(a0))" */
+/* "input.cl:5:12: " when the program has a line for pc. */
+static void where(const struct sg_source_loc *loc, bool found, char *out, size_t len) {
+  if (!found)
+    out[0] = 0;
+  else if (loc->col)
+    snprintf(out, len, "%s:%u:%u: ", loc->file, loc->line, loc->col);
+  else
+    snprintf(out, len, "%s:%u: ", loc->file, loc->line);
+}
+
+/* "; source: out[i] = in[i + 64];": the line, without its indentation. */
+static void quote(const struct sg_source_loc *loc, bool found, char *out, size_t len) {
+  out[0] = 0;
+  if (!found || !loc->text)
+    return;
+  const char *t = loc->text;
+  uint32_t n = loc->text_len;
+  while (n && (*t == ' ' || *t == '\t'))
+    t++, n--;
+  while (n && (t[n - 1] == ' ' || t[n - 1] == '\t' || t[n - 1] == '\r'))
+    n--;
+  if (n)
+    snprintf(out, len, "; source: %.*s%s", n > 160 ? 160 : (int)n, t, n > 160 ? "..." : "");
+}
+
+/* "input.cl:5:12: store of 4 bytes to unmapped address 0x0 by work-item
+ * (global 17,0,0; group 1,0,0; local 1,0,0; warp 0 lane 1) at PC 0x10234
+ * (sw a1, 0(a0))": the finding, with its source location when the program
+ * has line tables (the quoted line goes in *src). */
 static void describe(const struct sg_launch *launch, const struct sg_fault *f,
-                     const uint32_t ctaid[3], char *out, size_t len) {
+                     const uint32_t ctaid[3], char *out, size_t len, char *src, size_t srclen) {
   const struct sg_ndrange *nd = &launch->nd;
   const struct sg_program_image *img = launch->program;
   uint64_t gid[3];
   for (int d = 0; d < 3; d++)
     gid[d] = nd->global_offset[d] + ctaid[d] * nd->local_size[d] + f->tid[d];
-  char insn[96] = "";
+  char insn[96] = "", at[256];
   if (f->pc >= img->ro_base && f->pc - img->ro_base + 4 <= img->ro_size && f->pc % 4 == 0) {
     uint32_t word;
     struct sg_uop u;
@@ -505,21 +532,59 @@ static void describe(const struct sg_launch *launch, const struct sg_fault *f,
     sg_decode(word, &u);
     snprintf(insn, sizeof insn, " (%s)", sg_disasm(&u, f->pc, text, sizeof text));
   }
+  struct sg_source_loc loc;
+  bool found = sg_program_locate(img, f->pc, &loc);
+  where(&loc, found, at, sizeof at);
+  quote(&loc, found, src, srclen);
   snprintf(out, len,
-           "%s by work-item (global %" PRIu64 ",%" PRIu64 ",%" PRIu64
-           "; group %u,%u,%u; local %u,%u,%u) at PC 0x%" PRIx64 "%s",
-           f->what[0] ? f->what : sg_fault_text(f->kind), gid[0], gid[1], gid[2], ctaid[0],
-           ctaid[1], ctaid[2], f->tid[0], f->tid[1], f->tid[2], f->pc, insn);
+           "%s%s by work-item (global %" PRIu64 ",%" PRIu64 ",%" PRIu64
+           "; group %u,%u,%u; local %u,%u,%u; warp %u lane %u) at PC 0x%" PRIx64 "%s",
+           at, f->what[0] ? f->what : sg_fault_text(f->kind), gid[0], gid[1], gid[2], ctaid[0],
+           ctaid[1], ctaid[2], f->tid[0], f->tid[1], f->tid[2], f->warp, f->lane, f->pc, insn);
 }
 
-/* One line per site ("kernel 'k': <finding> by work-item ... at PC ...; 37
- * times"), the first SG_REPORT_MAX_SITES of them, then how many more. */
+/* Sites of one kind at one source line are one site, whatever PCs the
+ * compiler made of the line (an unrolled loop, a vector split into lanes):
+ * counts are added to the earliest (f is sorted by first work-item). */
+static void merge_lines(const struct sg_program_image *img, struct sg_findings *f) {
+  struct key {
+    const char *file;
+    uint32_t line;
+  } *keys = calloc(f->count + 1, sizeof *keys);
+  if (!keys)
+    return;
+  uint32_t kept = 0;
+  for (uint32_t i = 0; i < f->count; i++) {
+    struct sg_source_loc loc;
+    struct key k = {NULL, 0};
+    if (sg_program_locate(img, f->site[i].first.pc, &loc))
+      k = (struct key){loc.file, loc.line};
+    uint32_t j = 0;
+    while (k.file && j < kept &&
+           !(keys[j].file == k.file && keys[j].line == k.line &&
+             f->site[j].first.kind == f->site[i].first.kind))
+      j++;
+    if (k.file && j < kept) {
+      f->site[j].count += f->site[i].count;
+      continue;
+    }
+    keys[kept] = k;
+    f->site[kept++] = f->site[i];
+  }
+  f->count = kept;
+  free(keys);
+}
+
+/* One line per site ("kernel 'k': input.cl:5:3: <finding> by work-item ...
+ * at PC ...; 37 times; source: ..."), the first SG_REPORT_MAX_SITES of
+ * them, then how many more. */
 static char *report_findings(const struct sg_launch *launch, struct sg_findings *f,
                              uint64_t *total) {
   *total = f->lost;
   if (!f->count && !f->lost)
     return NULL;
   sg_findings_sort(f);
+  merge_lines(launch->program, f);
   char *text = NULL;
   size_t len = 0;
   FILE *out = open_memstream(&text, &len);
@@ -533,12 +598,12 @@ static char *report_findings(const struct sg_launch *launch, struct sg_findings 
       more += site->count;
       continue;
     }
-    char line[512];
-    describe(launch, &site->first, site->ctaid, line, sizeof line);
+    char line[768], src[256];
+    describe(launch, &site->first, site->ctaid, line, sizeof line, src, sizeof src);
     fprintf(out, "kernel '%s': %s", launch->kernel->name, line);
     if (site->count > 1)
       fprintf(out, "; %" PRIu64 " times", site->count);
-    fputc('\n', out);
+    fprintf(out, "%s\n", src);
   }
   if (more)
     fprintf(out, "kernel '%s': %" PRIu64 " more findings at %u more sites not shown\n",
@@ -616,9 +681,9 @@ enum sg_status sg_device_launch(struct sg_device *dev, const struct sg_launch *l
   if (job.status == SG_EFAULT) {
     result->fault = job.fault;
     memcpy(result->fault_ctaid, job.fault_ctaid, sizeof result->fault_ctaid);
-    char what[sizeof result->message - 64];
-    describe(launch, &job.fault, job.fault_ctaid, what, sizeof what);
-    snprintf(msg, msglen, "kernel '%s' faulted: %s", launch->kernel->name, what);
+    char what[sizeof result->message - 64], src[256];
+    describe(launch, &job.fault, job.fault_ctaid, what, sizeof what, src, sizeof src);
+    snprintf(msg, msglen, "kernel '%s' faulted: %.700s%.250s", launch->kernel->name, what, src);
   } else if (job.status == SG_ENOMEM) {
     snprintf(msg, msglen, "out of host memory running kernel '%s'", launch->kernel->name);
   } else if (job.status != SG_OK) {

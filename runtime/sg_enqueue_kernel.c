@@ -346,6 +346,7 @@ static cl_int snapshot_args(cl_kernel k, struct launch_cmd *c) {
     c->bufs[i] = c->mems[i]->buf;
     c->bufs[i].read_only |=
         a->kind == SG_ARG_CONSTANT || (c->mems[i]->flags & CL_MEM_READ_ONLY) != 0;
+    c->bufs[i].write_only |= (c->mems[i]->flags & CL_MEM_WRITE_ONLY) != 0;
     c->args[i].buffer = &c->bufs[i];
   }
 fail:

@@ -193,7 +193,10 @@ enum {
   SG_PERM_STORE_REPORTED = 8,
   /* Private stacks: one slot per work-item of the CTA (sg_cta_desc.stack_*);
    * a lane touching outside its own slot is a stack overflow. */
-  SG_PERM_PRIVATE = 16
+  SG_PERM_PRIVATE = 16,
+  /* A load without SG_PERM_R reads all the same, and is reported (a buffer
+   * the host created write-only: GPUs do not enforce it). */
+  SG_PERM_LOAD_REPORTED = 32
 };
 
 /* What a region holds, for the consumers of instruction records (timing

@@ -119,8 +119,10 @@ static char *read_file(const char *path) {
 
 /* The next logical line (comments stripped, `\` continuations joined) split
  * into blank-separated tokens, in place. Returns the token count; -1 at EOF.
- * *rest (if non-NULL) gets the text after the first token, for `options`. */
+ * *rest (if non-NULL) gets the text after the first token, for `options`
+ * and `report` (a copy, taken before the tokens are cut out of the line). */
 static int next_line(char **pos, char **tok, int maxtok, char **rest) {
+  static char rest_copy[8192];
   char *p = *pos;
   if (!*p)
     return -1;
@@ -158,8 +160,10 @@ static int next_line(char **pos, char **tok, int maxtok, char **rest) {
       s++;
     if (*s)
       *s++ = '\0';
-    if (n == 1 && rest)
-      *rest = s;
+    if (n == 1 && rest) {
+      snprintf(rest_copy, sizeof rest_copy, "%s", s);
+      *rest = rest_copy;
+    }
   }
   return n;
 }
