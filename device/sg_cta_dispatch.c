@@ -35,9 +35,10 @@ struct worker {
   pthread_t thread;
   struct sg_cta_desc cta;
   struct sg_findings findings;    /* this launch's, merged into the job's at the end */
-  struct sg_hook *hooks[2];       /* this launch's consumers */
+  struct sg_hook *hooks[3];       /* this launch's consumers */
   struct sg_stats_hook stats;
   struct sg_trace *trace;
+  struct sg_check_memory *memcheck;
 };
 
 /* The launch the workers are running. */
@@ -57,6 +58,7 @@ struct job {
   uint64_t trace_room;            /* launch->trace: bytes of records a worker may keep */
   struct sg_trace **traces;       /* launch->trace: every worker's, written at the end */
   uint32_t ntraces;
+  struct sg_check_launch *check;  /* the memory checker's view of the launch; NULL: off */
 };
 
 /* Launches are serialised by launch_lock: each one already uses every host
@@ -65,6 +67,7 @@ struct job {
 struct sg_device {
   struct sg_config cfg;
   bool strict;                    /* SOFTGPU_CHECK=strict */
+  bool memcheck;                  /* precise memory checking (off: SOFTGPU_CHECK=nomemory) */
   _Atomic uint64_t next_addr;
   pthread_mutex_t launch_lock;
   pthread_mutex_t lock;           /* pool state: generation, running, quit, job */
@@ -97,21 +100,25 @@ static uint32_t host_thread_count(const struct sg_config *cfg) {
 }
 
 /* SOFTGPU_CHECK: comma-separated words; "strict" makes every device finding
- * end the launch. An unknown word is named on stderr and ignored, so a typo
- * cannot silently turn checking off. */
-static bool check_strict(void) {
+ * end the launch, "nomemory" turns precise memory checking off. An unknown
+ * word is named on stderr and ignored, so a typo cannot silently turn
+ * checking off. */
+static void check_words(struct sg_device *dev) {
   const char *env = sg_env_get(SG_ENV_CHECK);
-  bool strict = false;
+  dev->strict = false;
+  dev->memcheck = true;
   while (env && *env) {
     size_t n = strcspn(env, ",");
     if (n == 6 && !strncmp(env, "strict", 6))
-      strict = true;
+      dev->strict = true;
+    else if (n == 8 && !strncmp(env, "nomemory", 8))
+      dev->memcheck = false;
     else if (n > 0)
-      fprintf(stderr, "SoftGPU: SOFTGPU_CHECK: unknown check '%.*s' ignored (known: strict)\n",
+      fprintf(stderr,
+              "SoftGPU: SOFTGPU_CHECK: unknown check '%.*s' ignored (known: strict, nomemory)\n",
               (int)n, env);
     env += n + (env[n] == ',');
   }
-  return strict;
 }
 
 enum sg_status sg_device_create(const struct sg_config *cfg, struct sg_device **out) {
@@ -119,7 +126,7 @@ enum sg_status sg_device_create(const struct sg_config *cfg, struct sg_device **
   if (!dev)
     return SG_ENOMEM;
   dev->cfg = *cfg;
-  dev->strict = check_strict();
+  check_words(dev);
   atomic_init(&dev->next_addr, SG_ADDR_GLOBAL);
   dev->num_workers = host_thread_count(cfg);
   dev->workers = calloc(dev->num_workers, sizeof *dev->workers);
@@ -139,6 +146,7 @@ static void worker_free(struct worker *w) {
   if (w->core)
     sg_core_destroy(w->core);
   sg_trace_destroy(w->trace);
+  sg_check_memory_destroy(w->memcheck);
   sg_findings_free(&w->findings);
   free(w->local);
   free(w->stack);
@@ -320,6 +328,101 @@ static enum sg_status check_launch(const struct sg_device *dev,
   return SG_OK;
 }
 
+/* ---- What the memory checker knows of a launch --------------------------- */
+
+/* One allocation: the launch view and the objects, slots and names it
+ * points to. Objects: the buffer and __local arguments (their pointers
+ * come from the parameter block) and the program's __local arrays. */
+struct check_storage {
+  struct sg_check_launch l;
+  struct sg_check_object *objects;
+  uint64_t *slot_addr;
+  uint32_t *slot_object;
+  char (*names)[96];
+};
+
+static int by_object_base(const void *a, const void *b) {
+  const struct sg_check_object *x = a, *y = b;
+  return x->base < y->base ? -1 : x->base > y->base;
+}
+
+static struct sg_check_launch *check_launch_new(const struct sg_device *dev,
+                                                const struct sg_launch *launch,
+                                                const struct sg_launch_memmap *map) {
+  const struct sg_kernel_info *k = launch->kernel;
+  const struct sg_program_image *img = launch->program;
+  uint32_t n = k->num_args + img->num_locals;
+  struct check_storage *c = calloc(1, sizeof *c);
+  if (!c)
+    return NULL;
+  c->objects = calloc(n + 1, sizeof *c->objects);
+  c->slot_addr = calloc(n + 1, sizeof *c->slot_addr);
+  c->slot_object = calloc(n + 1, sizeof *c->slot_object);
+  c->names = calloc(n + 1, sizeof *c->names);
+  if (!c->objects || !c->slot_addr || !c->slot_object || !c->names) {
+    free(c->objects), free(c->slot_addr), free(c->slot_object), free(c->names), free(c);
+    return NULL;
+  }
+  uint32_t no = 0, ns = 0;
+  uint64_t local_next = align16(k->static_local_size);
+  for (uint32_t i = 0; i < k->num_args; i++) {
+    const struct sg_kernel_arg *a = &k->args[i];
+    const struct sg_arg_value *v = &launch->args[i];
+    struct sg_check_object o = {.local = a->kind == SG_ARG_LOCAL};
+    if ((a->kind == SG_ARG_GLOBAL || a->kind == SG_ARG_CONSTANT) && v->buffer) {
+      o.base = v->buffer->addr, o.size = v->buffer->size;
+    } else if (a->kind == SG_ARG_LOCAL) {
+      o.base = SG_ADDR_LOCAL + local_next, o.size = v->local_size;
+      local_next += align16(v->local_size);
+    } else {
+      continue;
+    }
+    sg_device_arg_name(k, i, c->names[no], sizeof c->names[0]);
+    o.name = c->names[no];
+    c->slot_addr[ns] = SG_ADDR_PARAMS + SG_PARAM_ARGS_OFFSET + a->offset;
+    c->slot_object[ns++] = no;
+    c->objects[no++] = o;
+  }
+  for (uint32_t i = 0; i < img->num_locals; i++) {
+    snprintf(c->names[no], sizeof c->names[0], "__local array `%.64s`", img->locals[i].name);
+    c->objects[no] = (struct sg_check_object){.base = SG_ADDR_LOCAL + img->locals[i].offset,
+                                              .size = img->locals[i].size,
+                                              .name = c->names[no],
+                                              .local = true};
+    no++;
+  }
+  /* Sorted by base; the slots follow their objects. */
+  uint32_t *order = calloc(no + 1, sizeof *order);
+  struct sg_check_object *sorted = calloc(no + 1, sizeof *sorted);
+  if (order && sorted) {
+    for (uint32_t i = 0; i < no; i++)
+      sorted[i] = c->objects[i], sorted[i].size = i; /* remember the old index in size */
+    qsort(sorted, no, sizeof *sorted, by_object_base);
+    for (uint32_t i = 0; i < no; i++) {
+      order[sorted[i].size] = i;
+      sorted[i].size = c->objects[sorted[i].size].size;
+    }
+    memcpy(c->objects, sorted, no * sizeof *sorted);
+    for (uint32_t i = 0; i < ns; i++)
+      c->slot_object[i] = order[c->slot_object[i]];
+  }
+  free(order);
+  free(sorted);
+  c->l = (struct sg_check_launch){.objects = c->objects, .num_objects = no,
+                                  .slot_addr = c->slot_addr, .slot_object = c->slot_object,
+                                  .num_slots = ns, .regions = map->regions,
+                                  .num_regions = map->count, .stack_base = SG_ADDR_STACK,
+                                  .stack_size = dev->cfg.stack_per_lane};
+  return &c->l;
+}
+
+static void check_launch_free(struct sg_check_launch *l) {
+  struct check_storage *c = (struct check_storage *)l; /* l is its first member */
+  if (!c)
+    return;
+  free(c->objects), free(c->slot_addr), free(c->slot_object), free(c->names), free(c);
+}
+
 /* ---- Workers ------------------------------------------------------------- */
 
 static enum sg_status worker_prepare(struct sg_device *dev, struct worker *w,
@@ -361,6 +464,18 @@ static enum sg_status worker_prepare(struct sg_device *dev, struct worker *w,
     if (st != SG_OK)
       return st;
     w->hooks[n++] = sg_trace_hook(w->trace);
+  }
+  if (job->check) {
+    enum sg_status st = SG_OK;
+    if (!w->memcheck)
+      st = sg_check_memory_create(w->core, cfg->warp_size, &w->memcheck);
+    if (st == SG_OK)
+      st = sg_check_memory_launch(w->memcheck, job->check,
+                                  (sg_config_max_work_group_size(cfg) + cfg->warp_size - 1) /
+                                      cfg->warp_size);
+    if (st != SG_OK)
+      return st;
+    w->hooks[n++] = sg_check_memory_hook(w->memcheck);
   }
   sg_core_set_hooks(w->core, w->hooks, n);
   return SG_OK;
@@ -652,12 +767,20 @@ enum sg_status sg_device_launch(struct sg_device *dev, const struct sg_launch *l
     snprintf(msg, msglen, "out of memory for the trace");
     return SG_ENOMEM;
   }
+  if (dev->memcheck && !(job.check = check_launch_new(dev, launch, &map))) {
+    free(job.traces);
+    sg_memmap_free(&map);
+    free(params);
+    snprintf(msg, msglen, "out of memory for the memory checker");
+    return SG_ENOMEM;
+  }
   atomic_init(&job.next_cta, 0);
   atomic_init(&job.stop, false);
   pthread_mutex_init(&job.lock, NULL);
   if (num_ctas > 0)
     run_job(dev, &job);
   pthread_mutex_destroy(&job.lock);
+  check_launch_free(job.check);
   sg_memmap_free(&map);
   free(params);
 
