@@ -39,7 +39,9 @@ static uint64_t align_up(uint64_t v, uint64_t a) { return a > 1 ? (v + a - 1) / 
 
 static enum sec_class classify(const GElf_Shdr *sh, const char *name)
 {
-  if (!(sh->sh_flags & SHF_ALLOC) && sh->sh_type == SHT_PROGBITS && !strncmp(name, ".debug_", 7))
+  /* .debug_frame: nothing unwinds device code. */
+  if (!(sh->sh_flags & SHF_ALLOC) && sh->sh_type == SHT_PROGBITS &&
+      !strncmp(name, ".debug_", 7) && strcmp(name, ".debug_frame"))
     return SEC_DEBUG;
   if (!(sh->sh_flags & SHF_ALLOC) || !strcmp(name, ".eh_frame"))
     return SEC_SKIP;
@@ -271,7 +273,8 @@ static enum sg_status apply_debug(struct link *l, size_t target, const GElf_Rela
   uint64_t S_A = l->symval[sym] + (uint64_t)r->r_addend;
   unsigned width = 0;
   switch (type) {
-  case R_RISCV_ADD8: case R_RISCV_SUB8: case R_RISCV_SET8: width = 1; break;
+  case R_RISCV_ADD8: case R_RISCV_SUB8: case R_RISCV_SET8:
+  case R_RISCV_SET6: case R_RISCV_SUB6: width = 1; break;
   case R_RISCV_ADD16: case R_RISCV_SUB16: case R_RISCV_SET16: width = 2; break;
   case R_RISCV_32: case R_RISCV_ADD32: case R_RISCV_SUB32: case R_RISCV_SET32: width = 4; break;
   case R_RISCV_64: case R_RISCV_ADD64: case R_RISCV_SUB64: width = 8; break;
@@ -291,6 +294,8 @@ static enum sg_status apply_debug(struct link *l, size_t target, const GElf_Rela
   bool sub = type == R_RISCV_SUB8 || type == R_RISCV_SUB16 || type == R_RISCV_SUB32 ||
              type == R_RISCV_SUB64;
   v = add ? old + S_A : sub ? old - S_A : S_A;
+  if (type == R_RISCV_SET6 || type == R_RISCV_SUB6) /* the low 6 bits of a byte */
+    v = (old & 0xc0) | ((type == R_RISCV_SUB6 ? old - S_A : S_A) & 0x3f);
   if (type == R_RISCV_32 && S_A > UINT32_MAX) {
     sg_text_printf(l->log, "error: relocation type %u in %s out of range\n", type, d->name);
     return SG_ELINK;

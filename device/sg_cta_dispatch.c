@@ -35,10 +35,11 @@ struct worker {
   pthread_t thread;
   struct sg_cta_desc cta;
   struct sg_findings findings;    /* this launch's, merged into the job's at the end */
-  struct sg_hook *hooks[3];       /* this launch's consumers */
+  struct sg_hook *hooks[4];       /* this launch's consumers */
   struct sg_stats_hook stats;
   struct sg_trace *trace;
   struct sg_check_memory *memcheck;
+  struct sg_check_uninit *uninit;
 };
 
 /* The launch the workers are running. */
@@ -68,6 +69,7 @@ struct sg_device {
   struct sg_config cfg;
   bool strict;                    /* SOFTGPU_CHECK=strict */
   bool memcheck;                  /* precise memory checking (off: SOFTGPU_CHECK=nomemory) */
+  bool uninit;                    /* SOFTGPU_CHECK=uninit */
   _Atomic uint64_t next_addr;
   pthread_mutex_t launch_lock;
   pthread_mutex_t lock;           /* pool state: generation, running, quit, job */
@@ -107,15 +109,18 @@ static void check_words(struct sg_device *dev) {
   const char *env = sg_env_get(SG_ENV_CHECK);
   dev->strict = false;
   dev->memcheck = true;
+  dev->uninit = false;
   while (env && *env) {
     size_t n = strcspn(env, ",");
     if (n == 6 && !strncmp(env, "strict", 6))
       dev->strict = true;
     else if (n == 8 && !strncmp(env, "nomemory", 8))
       dev->memcheck = false;
+    else if (n == 6 && !strncmp(env, "uninit", 6))
+      dev->uninit = true;
     else if (n > 0)
       fprintf(stderr,
-              "SoftGPU: SOFTGPU_CHECK: unknown check '%.*s' ignored (known: strict, nomemory)\n",
+              "SoftGPU: SOFTGPU_CHECK: unknown check '%.*s' ignored (known: strict, nomemory, uninit)\n",
               (int)n, env);
     env += n + (env[n] == ',');
   }
@@ -147,6 +152,7 @@ static void worker_free(struct worker *w) {
     sg_core_destroy(w->core);
   sg_trace_destroy(w->trace);
   sg_check_memory_destroy(w->memcheck);
+  sg_check_uninit_destroy(w->uninit);
   sg_findings_free(&w->findings);
   free(w->local);
   free(w->stack);
@@ -465,7 +471,19 @@ static enum sg_status worker_prepare(struct sg_device *dev, struct worker *w,
       return st;
     w->hooks[n++] = sg_trace_hook(w->trace);
   }
-  if (job->check) {
+  if (job->check && dev->uninit) {
+    enum sg_status st = SG_OK;
+    if (!w->uninit)
+      st = sg_check_uninit_create(w->core, cfg->warp_size, &w->uninit);
+    if (st == SG_OK)
+      st = sg_check_uninit_launch(w->uninit, job->check, sg_config_max_work_group_size(cfg),
+                                  SG_ADDR_LOCAL,
+                                  sg_device_local_mem_size(launch->kernel, launch->args));
+    if (st != SG_OK)
+      return st;
+    w->hooks[n++] = sg_check_uninit_hook(w->uninit);
+  }
+  if (job->check && dev->memcheck) {
     enum sg_status st = SG_OK;
     if (!w->memcheck)
       st = sg_check_memory_create(w->core, cfg->warp_size, &w->memcheck);
@@ -767,7 +785,7 @@ enum sg_status sg_device_launch(struct sg_device *dev, const struct sg_launch *l
     snprintf(msg, msglen, "out of memory for the trace");
     return SG_ENOMEM;
   }
-  if (dev->memcheck && !(job.check = check_launch_new(dev, launch, &map))) {
+  if ((dev->memcheck || dev->uninit) && !(job.check = check_launch_new(dev, launch, &map))) {
     free(job.traces);
     sg_memmap_free(&map);
     free(params);

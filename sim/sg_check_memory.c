@@ -20,8 +20,11 @@ enum kind {
   P_NONE,  /* not known to be a pointer: accesses through it are not checked */
   P_OBJ,   /* points into objects[obj] */
   P_CONST, /* a constant (lui, auipc, addi): anchor is its value */
-  P_CIDX   /* a constant plus a run-time index: anchor is the constant */
+  P_CIDX,  /* a constant plus a run-time index: anchor is the constant */
+  P_TAINT  /* computed from a pointer by other arithmetic (the distance of two
+              buffers, a masked select): a pointer plus it may point anywhere */
 };
+#define STACK_TAINT UINT16_MAX
 
 struct prov {
   uint64_t anchor;
@@ -175,7 +178,8 @@ static void stack_store(struct sg_check_memory *m, const struct sg_insn_record *
   const struct prov *v = &ws->x[r->uop->rs2];
   bool whole = r->uop->op == SG_OP_SD && !(r->addr[__builtin_ctzll(r->mask)] & 7) &&
                (r->mask & ws->lanes) == ws->lanes;
-  uint16_t val = whole && v->kind == P_OBJ ? (uint16_t)v->obj : 0;
+  uint16_t val = !whole ? 0 : v->kind == P_OBJ ? (uint16_t)v->obj
+                            : v->kind == P_TAINT ? STACK_TAINT : 0;
   if (val || s[word]) {
     s[word] = val;
     ws->stack_dirty = true;
@@ -190,6 +194,12 @@ static struct prov load_prov(struct sg_check_memory *m, const struct sg_insn_rec
   uint64_t a = r->addr[__builtin_ctzll(r->mask)];
   if (r->uop->op != SG_OP_LD)
     return (struct prov){0};
+  /* Lanes reading different slots (p = c ? a : b made by selecting the
+   * slot's address) get different pointers: no one provenance. */
+  for (uint64_t mk = r->mask; mk; mk &= mk - 1)
+    if (r->addr[__builtin_ctzll(mk)] != a && r->addr[__builtin_ctzll(mk)] - l->stack_base >=
+                                                 (uint64_t)l->stack_size * SG_MAX_CTA_THREADS)
+      return (struct prov){0};
   for (uint32_t i = 0; i < l->num_slots; i++)
     if (l->slot_addr[i] == a)
       return (struct prov){.kind = P_OBJ, .obj = l->slot_object[i] + 1};
@@ -197,9 +207,17 @@ static struct prov load_prov(struct sg_check_memory *m, const struct sg_insn_rec
   if (word >= 0 && !(a & 7)) {
     uint16_t v = m->stack[(size_t)r->warp * m->stack_words + (size_t)word];
     if (v)
-      return (struct prov){.kind = P_OBJ, .obj = v};
+      return v == STACK_TAINT ? (struct prov){.kind = P_TAINT}
+                              : (struct prov){.kind = P_OBJ, .obj = v};
   }
   return (struct prov){0};
+}
+
+/* Other arithmetic on a pointer (or on something computed from one) makes
+ * a value that must not leave a pointer it is added to with its provenance. */
+static struct prov tainted(const struct prov *a, const struct prov *b) {
+  bool t = a->kind == P_OBJ || a->kind == P_TAINT || b->kind == P_OBJ || b->kind == P_TAINT;
+  return (struct prov){.kind = t ? P_TAINT : P_NONE};
 }
 
 static void on_insn(struct sg_hook *h, const struct sg_insn_record *r) {
@@ -223,11 +241,18 @@ static void on_insn(struct sg_hook *h, const struct sg_insn_record *r) {
   case SG_OP_AUIPC: p = (struct prov){.kind = P_CONST, .anchor = r->pc + (uint64_t)u->imm}; break;
   case SG_OP_ADDI:
     p = *a;
-    if (p.kind == P_CONST || p.kind == P_CIDX)
+    if (p.kind == P_CONST || p.kind == P_CIDX) {
       p.anchor += (uint64_t)u->imm;
+      /* A register stepped in place (a pointer walking a __local array,
+       * or the %lo half of its address) is bound to the array it points
+       * into, so walking past its end is seen. */
+      uint32_t o = u->rd == u->rs1 && u->imm ? const_object(m->l, p.anchor) : 0;
+      if (o)
+        p = (struct prov){.kind = P_OBJ, .obj = o};
+    }
     break;
   case SG_OP_ANDI: /* aligning a pointer down keeps it */
-    p = a->kind == P_OBJ && u->imm < 0 ? *a : (struct prov){0};
+    p = a->kind == P_OBJ && u->imm < 0 ? *a : tainted(a, &(struct prov){0});
     break;
   case SG_OP_ADD:
     if (b->kind == P_NONE)
@@ -237,9 +262,17 @@ static void on_insn(struct sg_hook *h, const struct sg_insn_record *r) {
     if (p.kind == P_CONST)
       p.kind = P_CIDX;
     break;
-  case SG_OP_SUB: p = b->kind == P_NONE && a->kind != P_CONST ? *a : (struct prov){0}; break;
+  case SG_OP_SUB:
+    if (a->kind == P_OBJ && b->kind == P_OBJ)
+      p.kind = P_TAINT; /* a distance between pointers */
+    else if (b->kind == P_NONE && a->kind != P_CONST)
+      p = *a;
+    break;
   case SG_OP_LD: p = r->mem == SG_MEM_LOAD ? load_prov(m, r) : p; break;
-  default: break;
+  default:
+    if (r->mem == SG_MEM_NONE)
+      p = tainted(a, b);
+    break;
   }
   write(ws, u->rd, p, r->mask);
 }

@@ -464,6 +464,21 @@ enum sg_status sg_check_memory_launch(struct sg_check_memory *m, const struct sg
 struct sg_hook *sg_check_memory_hook(struct sg_check_memory *m);
 void sg_check_memory_destroy(struct sg_check_memory *m);
 
+/* The uninitialized-value checker (SOFTGPU_CHECK=uninit): a shadow bit per
+ * byte of every register lane and of private and __local memory; reports a
+ * branch, a jump or an address that depends on uninitialized bytes, and a
+ * store to global memory of a value none of whose bytes were initialized. */
+struct sg_check_uninit;
+enum sg_status sg_check_uninit_create(struct sg_core *core, uint32_t warp_size,
+                                      struct sg_check_uninit **out);
+/* max_threads: work-items a CTA may have; the local window is
+ * [local_base, local_base + local_size). */
+enum sg_status sg_check_uninit_launch(struct sg_check_uninit *u, const struct sg_check_launch *l,
+                                      uint32_t max_threads, uint64_t local_base,
+                                      uint64_t local_size);
+struct sg_hook *sg_check_uninit_hook(struct sg_check_uninit *u);
+void sg_check_uninit_destroy(struct sg_check_uninit *u);
+
 /* ---- Traces -------------------------------------------------------------- */
 
 /* A trace consumer records the instructions and events of the CTAs it sees
