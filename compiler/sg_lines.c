@@ -33,11 +33,11 @@ struct row {
 #define LINE0 (UINT32_MAX - 1)
 
 struct file {
-  char *path;        /* as the line table names it */
-  const char *name;  /* what reports show */
-  const char *text;  /* the embedded source, or NULL */
+  char *path;       /* as the line table names it */
+  const char *name; /* what reports show */
+  const char *text; /* the embedded source, or NULL */
   size_t text_len;
-  uint32_t *starts;  /* offset of each line in text (line n at starts[n - 1]) */
+  uint32_t *starts; /* offset of each line in text (line n at starts[n - 1]) */
   uint32_t nlines;
 };
 
@@ -50,16 +50,14 @@ struct sg_line_table {
   size_t sources_size;
 };
 
-static void warn(struct sg_program_image *img, const char *fmt, ...)
-{
+static void warn(struct sg_program_image *img, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(img->load_warning, sizeof img->load_warning, fmt, ap);
   va_end(ap);
 }
 
-void sg_lines_free(struct sg_line_table *t)
-{
+void sg_lines_free(struct sg_line_table *t) {
   if (!t)
     return;
   for (uint32_t i = 0; i < t->nfiles; i++) {
@@ -73,16 +71,14 @@ void sg_lines_free(struct sg_line_table *t)
 
 /* "/tmp/softgpu-cc-Ab12Cd/foo.h" -> "foo.h": the build directory is a
  * temporary one; what the user wrote is the part after it. */
-static const char *shown_name(const char *path)
-{
+static const char *shown_name(const char *path) {
   const char *p = strstr(path, "/softgpu-cc-");
   const char *slash = p ? strchr(p + 1, '/') : NULL;
   return slash && slash[1] ? slash + 1 : path;
 }
 
 /* Indexes the lines of a file's text. */
-static bool index_text(struct file *f)
-{
+static bool index_text(struct file *f) {
   uint32_t n = 1;
   for (size_t i = 0; i < f->text_len; i++)
     n += f->text[i] == '\n';
@@ -100,8 +96,7 @@ static bool index_text(struct file *f)
 /* .sg.source: triples of NUL-terminated strings (path, name, text). Finds
  * the text of path (exactly, else a file of the same shown name). */
 static bool find_source(const struct sg_line_table *t, const char *path, const char **name,
-                        const char **text, size_t *len)
-{
+                        const char **text, size_t *len) {
   const char *best_name = NULL, *best_text = NULL;
   for (size_t at = 0; at < t->sources_size;) {
     const char *p = t->sources + at;
@@ -124,8 +119,7 @@ static bool find_source(const struct sg_line_table *t, const char *path, const c
 }
 
 /* Checks that the section is a whole number of string triples. */
-static bool sources_valid(const char *s, size_t size)
-{
+static bool sources_valid(const char *s, size_t size) {
   size_t strings = 0;
   if (size && s[size - 1])
     return false;
@@ -134,8 +128,7 @@ static bool sources_valid(const char *s, size_t size)
   return strings % 3 == 0;
 }
 
-static uint32_t file_index(struct sg_line_table *t, const char *path, bool *oom)
-{
+static uint32_t file_index(struct sg_line_table *t, const char *path, bool *oom) {
   for (uint32_t i = 0; i < t->nfiles; i++)
     if (!strcmp(t->files[i].path, path))
       return i;
@@ -156,8 +149,7 @@ static uint32_t file_index(struct sg_line_table *t, const char *path, bool *oom)
   return t->nfiles++;
 }
 
-static int by_addr(const void *a, const void *b)
-{
+static int by_addr(const void *a, const void *b) {
   const struct row *x = a, *y = b;
   if (x->addr != y->addr)
     return x->addr < y->addr ? -1 : 1;
@@ -166,8 +158,7 @@ static int by_addr(const void *a, const void *b)
 
 /* Reads every CU's line program into t. False (with a warning) when the
  * DWARF is damaged. */
-static bool read_rows(struct sg_program_image *img, Dwarf *dw, struct sg_line_table *t, bool *oom)
-{
+static bool read_rows(struct sg_program_image *img, Dwarf *dw, struct sg_line_table *t, bool *oom) {
   Dwarf_Off off = 0, next;
   size_t hsize;
   uint32_t cap = 0;
@@ -192,9 +183,8 @@ static bool read_rows(struct sg_program_image *img, Dwarf *dw, struct sg_line_ta
       int line = 0, col = 0;
       bool end = false;
       const char *src = ln ? dwarf_linesrc(ln, NULL, NULL) : NULL;
-      if (!ln || dwarf_lineaddr(ln, &addr) || dwarf_lineno(ln, &line) ||
-          dwarf_linecol(ln, &col) || dwarf_lineendsequence(ln, &end) || !src || line < 0 ||
-          col < 0) {
+      if (!ln || dwarf_lineaddr(ln, &addr) || dwarf_lineno(ln, &line) || dwarf_linecol(ln, &col) ||
+          dwarf_lineendsequence(ln, &end) || !src || line < 0 || col < 0) {
         warn(img, "line tables ignored: a row is unreadable");
         return false;
       }
@@ -225,8 +215,7 @@ static bool read_rows(struct sg_program_image *img, Dwarf *dw, struct sg_line_ta
 
 /* Does the file have a .debug_* section? (libdw's "no DWARF" error code is
  * not public.) */
-static bool has_dwarf(Elf *elf)
-{
+static bool has_dwarf(Elf *elf) {
   size_t shstrndx, n;
   if (elf_getshdrstrndx(elf, &shstrndx) || elf_getshdrnum(elf, &n))
     return false;
@@ -241,8 +230,7 @@ static bool has_dwarf(Elf *elf)
 }
 
 enum sg_status sg_lines_load(Elf *elf, const void *sources, size_t sources_size,
-                             struct sg_program_image *img)
-{
+                             struct sg_program_image *img) {
   img->lines = NULL;
   if (!has_dwarf(elf))
     return SG_OK; /* no line tables: findings name PCs */
@@ -274,8 +262,7 @@ enum sg_status sg_lines_load(Elf *elf, const void *sources, size_t sources_size,
   return SG_OK;
 }
 
-bool sg_program_locate(const struct sg_program_image *img, uint64_t pc, struct sg_source_loc *loc)
-{
+bool sg_program_locate(const struct sg_program_image *img, uint64_t pc, struct sg_source_loc *loc) {
   const struct sg_line_table *t = img ? img->lines : NULL;
   memset(loc, 0, sizeof *loc);
   if (!t)

@@ -34,8 +34,8 @@ struct prov {
 
 struct warp_shadow {
   struct prov x[SG_NXREGS];
-  uint64_t lanes;     /* lanes seen running: a write under fewer is partial */
-  bool stack_dirty;   /* stack[] has entries to clear at the next CTA */
+  uint64_t lanes;   /* lanes seen running: a write under fewer is partial */
+  bool stack_dirty; /* stack[] has entries to clear at the next CTA */
 };
 
 struct sg_check_memory {
@@ -44,7 +44,7 @@ struct sg_check_memory {
   const struct sg_check_launch *l;
   uint32_t warp_size, max_warps;
   struct warp_shadow *warps;
-  uint16_t *stack;    /* per warp, per 8-byte word of a lane's stack slot: object + 1 */
+  uint16_t *stack; /* per warp, per 8-byte word of a lane's stack slot: object + 1 */
   uint32_t stack_words;
 };
 
@@ -98,8 +98,8 @@ static const char *access_name(enum sg_mem_kind k) {
 
 /* One lane's access left object o: report it, in words, unless it left
  * mapped memory altogether (the core reports that). */
-static void out_of_bounds(struct sg_check_memory *m, const struct sg_insn_record *r,
-                          unsigned lane, const struct sg_check_object *o) {
+static void out_of_bounds(struct sg_check_memory *m, const struct sg_insn_record *r, unsigned lane,
+                          const struct sg_check_object *o) {
   const struct sg_check_launch *l = m->l;
   uint64_t a = r->addr[lane];
   if (!region_at(l, a) || !region_at(l, a + r->size - 1))
@@ -111,14 +111,13 @@ static void out_of_bounds(struct sg_check_memory *m, const struct sg_insn_record
   const char *what = access_name(r->mem);
   if (o->local)
     sg_core_finding(m->core, r->warp, lane, r->pc, SG_FAULT_OUT_OF_BOUNDS, a, r->size,
-                    "%s of %u bytes outside %s: at offset %lld of %llu%s", what, r->size,
-                    o->name, (long long)(a - o->base), (unsigned long long)o->size, where);
+                    "%s of %u bytes outside %s: at offset %lld of %llu%s", what, r->size, o->name,
+                    (long long)(a - o->base), (unsigned long long)o->size, where);
   else if (a >= o->base + o->size)
     sg_core_finding(m->core, r->warp, lane, r->pc, SG_FAULT_OUT_OF_BOUNDS, a, r->size,
-                    "%s of %u bytes at 0x%llx, %llu bytes past the end of %s (%llu bytes)%s",
-                    what, r->size, (unsigned long long)a,
-                    (unsigned long long)(a - (o->base + o->size)), o->name,
-                    (unsigned long long)o->size, where);
+                    "%s of %u bytes at 0x%llx, %llu bytes past the end of %s (%llu bytes)%s", what,
+                    r->size, (unsigned long long)a, (unsigned long long)(a - (o->base + o->size)),
+                    o->name, (unsigned long long)o->size, where);
   else
     sg_core_finding(m->core, r->warp, lane, r->pc, SG_FAULT_OUT_OF_BOUNDS, a, r->size,
                     "%s of %u bytes at 0x%llx, %llu bytes before the start of %s (%llu bytes)%s",
@@ -178,8 +177,10 @@ static void stack_store(struct sg_check_memory *m, const struct sg_insn_record *
   const struct prov *v = &ws->x[r->uop->rs2];
   bool whole = r->uop->op == SG_OP_SD && !(r->addr[__builtin_ctzll(r->mask)] & 7) &&
                (r->mask & ws->lanes) == ws->lanes;
-  uint16_t val = !whole ? 0 : v->kind == P_OBJ ? (uint16_t)v->obj
-                            : v->kind == P_TAINT ? STACK_TAINT : 0;
+  uint16_t val = !whole               ? 0
+                 : v->kind == P_OBJ   ? (uint16_t)v->obj
+                 : v->kind == P_TAINT ? STACK_TAINT
+                                      : 0;
   if (val || s[word]) {
     s[word] = val;
     ws->stack_dirty = true;
@@ -323,7 +324,9 @@ enum sg_status sg_check_memory_launch(struct sg_check_memory *m, const struct sg
   return SG_OK;
 }
 
-struct sg_hook *sg_check_memory_hook(struct sg_check_memory *m) { return &m->hook; }
+struct sg_hook *sg_check_memory_hook(struct sg_check_memory *m) {
+  return &m->hook;
+}
 
 void sg_check_memory_destroy(struct sg_check_memory *m) {
   if (!m)

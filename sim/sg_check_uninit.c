@@ -20,9 +20,9 @@ struct sg_check_uninit {
   uint32_t warp_size, max_warps, max_threads;
   uint8_t (*x)[SG_NXREGS][SG_MAX_WARP_SIZE]; /* per warp: uninitialized bytes of x regs */
   uint8_t (*f)[32][SG_MAX_WARP_SIZE];
-  uint8_t *priv;       /* per thread, per stack byte: 1 = uninitialized */
-  uint32_t *low;       /* per thread: lowest stack offset written (reset at CTA start) */
-  uint8_t *local;      /* per local byte: 1 = uninitialized */
+  uint8_t *priv;  /* per thread, per stack byte: 1 = uninitialized */
+  uint32_t *low;  /* per thread: lowest stack offset written (reset at CTA start) */
+  uint8_t *local; /* per local byte: 1 = uninitialized */
   uint64_t local_base, local_size;
 };
 
@@ -79,10 +79,12 @@ static uint8_t alu_mask(const struct sg_uop *op, uint8_t a, uint8_t b) {
   }
   case SG_OP_SLLI: return (uint8_t)(a << (k / 8) | (k % 8 ? a << (k / 8 + 1) : 0));
   case SG_OP_SRLI: return (uint8_t)(a >> (k / 8) | (k % 8 ? a >> (k / 8 + 1) : 0));
-  case SG_OP_SRAI: return (uint8_t)(a >> (k / 8) | (k % 8 ? a >> (k / 8 + 1) : 0)) |
-                          (a & 0x80 ? 0xff : 0);
-  case SG_OP_ADDIW: case SG_OP_SLLIW: case SG_OP_SRLIW: case SG_OP_SRAIW:
-    return a & 0x0f ? 0xff : 0; /* sign-extends the low word */
+  case SG_OP_SRAI:
+    return (uint8_t)(a >> (k / 8) | (k % 8 ? a >> (k / 8 + 1) : 0)) | (a & 0x80 ? 0xff : 0);
+  case SG_OP_ADDIW:
+  case SG_OP_SLLIW:
+  case SG_OP_SRLIW:
+  case SG_OP_SRAIW: return a & 0x0f ? 0xff : 0; /* sign-extends the low word */
   default: return a | b ? 0xff : 0;
   }
 }
@@ -101,10 +103,27 @@ static void on_insn(struct sg_hook *h, const struct sg_insn_record *r) {
     uint8_t a = x[op->rs1][l], b = x[op->rs2][l], res = 0;
     bool wx = false, wf = false;
     switch (fmt) {
-    case SG_FMT_R: case SG_FMT_A: res = a | b ? 0xff : 0; wx = true; break;
-    case SG_FMT_I: case SG_FMT_SH: case SG_FMT_X2: res = alu_mask(op, a, 0); wx = true; break;
-    case SG_FMT_U: case SG_FMT_J: case SG_FMT_CSRI: res = 0; wx = true; break;
-    case SG_FMT_CSR: res = 0; wx = true; break;
+    case SG_FMT_R:
+    case SG_FMT_A:
+      res = a | b ? 0xff : 0;
+      wx = true;
+      break;
+    case SG_FMT_I:
+    case SG_FMT_SH:
+    case SG_FMT_X2:
+      res = alu_mask(op, a, 0);
+      wx = true;
+      break;
+    case SG_FMT_U:
+    case SG_FMT_J:
+    case SG_FMT_CSRI:
+      res = 0;
+      wx = true;
+      break;
+    case SG_FMT_CSR:
+      res = 0;
+      wx = true;
+      break;
     case SG_FMT_B:
       if (a | b)
         report(u, r, l, "branch on an uninitialized value");
@@ -117,13 +136,14 @@ static void on_insn(struct sg_hook *h, const struct sg_insn_record *r) {
         break;
       }
       /* fallthrough */
-    case SG_FMT_LR: case SG_FMT_FL: {
+    case SG_FMT_LR:
+    case SG_FMT_FL: {
       if (a)
         report(u, r, l, "load from an address computed from an uninitialized value");
       uint8_t m = load_mask(u, t0 + l, r->addr[l], r->size);
       uint8_t top = m >> (r->size - 1) & 1;
-      bool sext = op->op == SG_OP_LB || op->op == SG_OP_LH || op->op == SG_OP_LW ||
-                  op->op == SG_OP_LR_W;
+      bool sext =
+          op->op == SG_OP_LB || op->op == SG_OP_LH || op->op == SG_OP_LW || op->op == SG_OP_LR_W;
       res = sext && top && r->size < 8 ? (uint8_t)(m | (0xff << r->size)) : m;
       if (fmt == SG_FMT_FL)
         f[op->rd & 31][l] = res, wf = false;
@@ -131,7 +151,8 @@ static void on_insn(struct sg_hook *h, const struct sg_insn_record *r) {
         wx = true;
       break;
     }
-    case SG_FMT_S: case SG_FMT_FS: {
+    case SG_FMT_S:
+    case SG_FMT_FS: {
       if (a)
         report(u, r, l, "store to an address computed from an uninitialized value");
       uint8_t v = fmt == SG_FMT_FS ? f[op->rs2][l] : b;
@@ -230,7 +251,9 @@ enum sg_status sg_check_uninit_launch(struct sg_check_uninit *u, const struct sg
   return SG_OK;
 }
 
-struct sg_hook *sg_check_uninit_hook(struct sg_check_uninit *u) { return &u->hook; }
+struct sg_hook *sg_check_uninit_hook(struct sg_check_uninit *u) {
+  return &u->hook;
+}
 
 void sg_check_uninit_destroy(struct sg_check_uninit *u) {
   if (!u)
