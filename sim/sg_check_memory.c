@@ -43,6 +43,7 @@ struct sg_check_memory {
   struct sg_core *core;
   const struct sg_check_launch *l;
   uint32_t warp_size, max_warps;
+  uint64_t full; /* every lane of a warp */
   struct warp_shadow *warps;
   uint16_t *stack; /* per warp, per 8-byte word of a lane's stack slot: object + 1 */
   uint32_t stack_words;
@@ -134,23 +135,36 @@ static void check_access(struct sg_check_memory *m, const struct sg_insn_record 
                  : base->kind == P_CONST || base->kind == P_CIDX
                      ? const_object(l, base->anchor + (uint64_t)r->uop->imm)
                      : 0;
-  if (obj) {
-    const struct sg_check_object *o = &l->objects[obj - 1];
-    uint64_t bad = 0;
+  const struct sg_check_object *o = obj ? &l->objects[obj - 1] : NULL;
+  /* One pass over the lanes (the usual outcome: nothing to say); the
+   * per-lane reports only when it found something. */
+  uint64_t lo = o ? o->base : 0,
+           span = o ? o->size - (r->size <= o->size ? r->size : o->size) : ~0ull;
+  uint64_t outside = 0, misaligned = 0, align = r->mem == SG_MEM_ATOMIC ? 0 : r->size - 1;
+  bool too_big = o && r->size > o->size;
+  if (r->mask == m->full) /* a loop the compiler vectorises */
+    for (unsigned lane = 0; lane < m->warp_size; lane++) {
+      outside |= r->addr[lane] - lo > span;
+      misaligned |= r->addr[lane] & align;
+    }
+  else
+    for (uint64_t mk = r->mask; mk; mk &= mk - 1) {
+      uint64_t a = r->addr[__builtin_ctzll(mk)];
+      outside |= a - lo > span;
+      misaligned |= a & align;
+    }
+  if (o && (outside || too_big))
     for (uint64_t mk = r->mask; mk; mk &= mk - 1) {
       unsigned lane = (unsigned)__builtin_ctzll(mk);
-      bad |= (uint64_t)(r->addr[lane] - o->base > o->size ||
-                        o->size - (r->addr[lane] - o->base) < r->size)
-             << lane;
+      uint64_t off = r->addr[lane] - o->base;
+      if (off > o->size || o->size - off < r->size)
+        out_of_bounds(m, r, lane, o);
     }
-    for (; bad; bad &= bad - 1)
-      out_of_bounds(m, r, (unsigned)__builtin_ctzll(bad), o);
-  }
-  if (r->mem == SG_MEM_ATOMIC || r->size == 1)
-    return; /* misaligned atomics are the core's (fatal) */
+  if (!misaligned) /* misaligned atomics are the core's (fatal) */
+    return;
   for (uint64_t mk = r->mask; mk; mk &= mk - 1) {
     unsigned lane = (unsigned)__builtin_ctzll(mk);
-    if (r->addr[lane] & (r->size - 1))
+    if (r->addr[lane] & align)
       sg_core_finding(m->core, r->warp, lane, r->pc, SG_FAULT_MISALIGNED_ACCESS, r->addr[lane],
                       r->size, "misaligned %s of %u bytes at 0x%llx (not a multiple of %u)",
                       access_name(r->mem), r->size, (unsigned long long)r->addr[lane], r->size);
@@ -299,6 +313,7 @@ enum sg_status sg_check_memory_create(struct sg_core *core, uint32_t warp_size,
   m->hook.event = on_event;
   m->core = core;
   m->warp_size = warp_size;
+  m->full = warp_size >= 64 ? ~0ull : (1ull << warp_size) - 1;
   *out = m;
   return SG_OK;
 }
