@@ -104,8 +104,8 @@ enum sg_status sg_cc_build_bitcode(const void *bc, size_t bc_size, const struct 
   if (st == SG_OK)
     st = sg_cc_reconv(&linked, &table, &ntable, log);
   if (st == SG_OK)
-    st = sg_binary_write(&linked, opt, obj.kernels, obj.num_kernels, table, ntable,
-                         &res->binary, &res->binary_size);
+    st = sg_binary_write(&linked, opt, obj.kernels, obj.num_kernels, table, ntable, obj.sources,
+                         obj.num_sources, &res->binary, &res->binary_size);
   free(table);
   sg_linked_free(&linked);
   sg_cc_object_free(&obj);

@@ -183,11 +183,12 @@ static int parse_one(struct sg_options *opt, char **w, uint32_t left, struct sg_
     opt->opt_disable = true;
   else if (!strcmp(a, "-cl-kernel-arg-info"))
     opt->kernel_arg_info = true;
-  else if (strcmp(a, "-g") && strcmp(a, "-cl-strict-aliasing") &&
-           strcmp(a, "-cl-no-subgroup-ifp")) {
-    /* -g: no debug info yet; -cl-strict-aliasing: a deprecated 1.x no-op;
-     * -cl-no-subgroup-ifp: a permission the device does not need (its
-     * sub-groups make progress together), unknown to clang. */
+  else if (!strcmp(a, "-g"))
+    opt->debug_full = true;
+  else if (strcmp(a, "-cl-strict-aliasing") && strcmp(a, "-cl-no-subgroup-ifp")) {
+    /* -cl-strict-aliasing: a deprecated 1.x no-op; -cl-no-subgroup-ifp: a
+     * permission the device does not need (its sub-groups make progress
+     * together), unknown to clang. */
     sg_text_printf(log, "error: unknown build option '%s'\n", a);
     return 0;
   }
@@ -414,6 +415,12 @@ static enum sg_status run_clang(const char *dir, const struct sg_options *opt,
       /* The device supports images (OpenCL C 6.15.15: the compiler must
        * say so); clang defines the macro only for SPIR. */
       "-D__IMAGE_SUPPORT__=1",
+      /* Line tables always, for the source lines of device findings, with
+       * the source text embedded (DWARF 5) so it travels with objects and
+       * libraries to the executable (docs/decisions.md). */
+      "-gdwarf-5", "-gembed-source", opt->debug_full ? "-g" : "-gline-tables-only",
+      /* not the build's temporary directory: equal builds, equal binaries */
+      "-fdebug-compilation-dir=.",
   };
   size_t nfixed = sizeof fixed / sizeof fixed[0];
   const char **argv = calloc(nfixed + NUM_EXTS + 5, sizeof *argv);

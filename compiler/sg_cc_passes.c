@@ -11,6 +11,7 @@
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
 #include <llvm-c/Core.h>
+#include <llvm-c/DebugInfo.h>
 #include <llvm-c/Linker.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
@@ -43,6 +44,7 @@ static bool is_libcall(const char *name)
 struct pass_ctx {
   LLVMContextRef ctx;
   LLVMModuleRef mod;
+  LLVMDIBuilderRef dib;       /* the wrappers' debug info, made with the first one */
   LLVMTargetDataRef td;
   const struct sg_options *opt;
   struct sg_text *log;
@@ -303,7 +305,10 @@ static enum sg_status read_args(struct pass_ctx *pc, LLVMValueRef fn, struct sg_
     struct sg_kernel_arg *a = &k->args[i];
     uint64_t space = md_int(as, nas, i);
     a->type_name = md_string(ty, nty, i);
-    a->name = pc->opt->kernel_arg_info ? md_string(name, nname, i) : strdup("");
+    a->source_name = md_string(name, nname, i);
+    a->name = pc->opt->kernel_arg_info && a->source_name ? strdup(a->source_name) : strdup("");
+    if (!a->source_name && !(a->source_name = strdup("")))
+      st = SG_ENOMEM;
     char *b = md_string(base, nbase, i), *q = md_string(qual, nqual, i), *ac = md_string(acc, nacc, i);
     a->access_qualifier = access_value(ac ? ac : "");
     a->type_qualifier = type_qual_bits(q ? q : "");
@@ -471,6 +476,35 @@ static void set_target_attrs(struct pass_ctx *pc, LLVMValueRef fn)
                                                     SG_TARGET_FEATURES, strlen(SG_TARGET_FEATURES)));
 }
 
+/* The back end writes line tables only for functions with a subprogram, so
+ * the wrapper of a kernel that has one gets its own (in a compile unit of
+ * the wrappers: the C API cannot name the kernel's), and its call of the
+ * kernel a location: once the kernel is inlined into the wrapper, its code
+ * keeps its own lines, inlined at that call. */
+static void debug_wrapper(struct pass_ctx *pc, LLVMValueRef kernel, LLVMValueRef w,
+                          LLVMValueRef call)
+{
+  LLVMMetadataRef sp = LLVMGetSubprogram(kernel);
+  if (!sp)
+    return;
+  LLVMMetadataRef file = LLVMDIScopeGetFile(sp);
+  unsigned line = LLVMDISubprogramGetLine(sp);
+  if (!pc->dib) {
+    pc->dib = LLVMCreateDIBuilderDisallowUnresolved(pc->mod);
+    LLVMDIBuilderCreateCompileUnit(pc->dib, LLVMDWARFSourceLanguageOpenCL, file, "SoftGPU", 7,
+                                   !pc->opt->opt_disable, "", 0, 0, "", 0,
+                                   LLVMDWARFEmissionLineTablesOnly, 0, 0, 0, "", 0, "", 0);
+  }
+  size_t len;
+  const char *name = LLVMGetValueName2(w, &len);
+  LLVMMetadataRef ty = LLVMDIBuilderCreateSubroutineType(pc->dib, file, NULL, 0, LLVMDIFlagZero);
+  LLVMMetadataRef wsp =
+      LLVMDIBuilderCreateFunction(pc->dib, file, name, len, name, len, file, line, ty, true, true,
+                                  line, LLVMDIFlagArtificial, !pc->opt->opt_disable);
+  LLVMSetSubprogram(w, wsp);
+  LLVMInstructionSetDebugLoc(call, LLVMDIBuilderCreateDebugLocation(pc->ctx, line, 0, wsp, NULL));
+}
+
 static enum sg_status build_wrapper(struct pass_ctx *pc, LLVMValueRef kernel,
                                    const struct sg_kernel_info *k)
 {
@@ -515,6 +549,7 @@ static enum sg_status build_wrapper(struct pass_ctx *pc, LLVMValueRef kernel,
       LLVMAddCallSiteAttribute(call, i + 1, LLVMCreateTypeAttribute(pc->ctx, byval, bv));
   }
   free(args);
+  debug_wrapper(pc, kernel, w, call);
   static const char exit_asm[] = SG_INSN_R(SG_EXIT) ", x0, x0, x0";
   LLVMTypeRef asm_ty = LLVMFunctionType(voidt, NULL, 0, 0);
   LLVMValueRef ia = LLVMGetInlineAsm(asm_ty, exit_asm, sizeof exit_asm - 1, "", 0, 1, 0,
@@ -715,6 +750,20 @@ static enum sg_status overlay_locals(struct pass_ctx *pc, struct sg_cc_object *o
           out->kernels[k].static_local_size = at + size;
           break;
         }
+    /* An absolute symbol keeps the variable's name, address and size for
+     * the checkers' reports ("__local array `tile`"). */
+    size_t len;
+    const char *gname = LLVMGetValueName2(g, &len);
+    char *sym = NULL;
+    if (len && asprintf(&sym, ".type \"%s\",@object\n.size \"%s\", %llu\n.set \"%s\", 0x%llx\n",
+                        gname, gname, (unsigned long long)size, gname,
+                        (unsigned long long)(SG_ADDR_LOCAL + at)) < 0) {
+      st = SG_ENOMEM;
+      break;
+    }
+    if (sym)
+      LLVMAppendModuleInlineAsm(pc->mod, sym, strlen(sym));
+    free(sym);
     LLVMValueRef addr = LLVMConstIntToPtr(LLVMConstInt(i64, SG_ADDR_LOCAL + at, 0), LLVMTypeOf(g));
     LLVMReplaceAllUsesWith(g, addr);
     LLVMDeleteGlobal(g);
@@ -730,17 +779,22 @@ static enum sg_status overlay_locals(struct pass_ctx *pc, struct sg_cc_object *o
 
 static enum sg_status make_wrappers(struct pass_ctx *pc, const struct sg_cc_object *out)
 {
-  for (uint32_t i = 0; i < out->num_kernels; i++) {
+  enum sg_status st = SG_OK;
+  for (uint32_t i = 0; i < out->num_kernels && st == SG_OK; i++) {
     LLVMValueRef f = LLVMGetNamedFunction(pc->mod, out->kernels[i].name);
     if (!f || !is_kernel(f)) {
       sg_text_printf(pc->log, "error: kernel '%s' lost while linking\n", out->kernels[i].name);
-      return SG_ELINK;
+      st = SG_ELINK;
+    } else {
+      st = build_wrapper(pc, f, &out->kernels[i]);
     }
-    enum sg_status st = build_wrapper(pc, f, &out->kernels[i]);
-    if (st != SG_OK)
-      return st;
   }
-  return SG_OK;
+  if (pc->dib) {
+    LLVMDIBuilderFinalize(pc->dib);
+    LLVMDisposeDIBuilder(pc->dib);
+    pc->dib = NULL;
+  }
+  return st;
 }
 
 static enum sg_status optimise(struct pass_ctx *pc, LLVMTargetMachineRef tm)
@@ -815,6 +869,43 @@ static enum sg_status check_frames(struct pass_ctx *pc, const struct sg_cc_objec
   return st;
 }
 
+/* The source files the code's line table names, with the text clang
+ * embedded (-gembed-source), for the binary's .sg.source: findings quote
+ * the line. Files without embedded text (objects from elsewhere) are left
+ * out; their findings name the line without quoting it. */
+static enum sg_status collect_sources(struct pass_ctx *pc, struct sg_cc_object *out)
+{
+  LLVMMetadataRef seen[SG_CC_MAX_SOURCES];
+  for (LLVMValueRef f = LLVMGetFirstFunction(pc->mod); f; f = LLVMGetNextFunction(f))
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+        LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(in);
+        LLVMMetadataRef file = loc ? LLVMDIScopeGetFile(LLVMDILocationGetScope(loc)) : NULL;
+        uint32_t i = 0;
+        while (i < out->num_sources && seen[i] != file)
+          i++;
+        if (!file || i < out->num_sources || out->num_sources == SG_CC_MAX_SOURCES)
+          continue;
+        unsigned nlen, dlen, tlen;
+        const char *name = LLVMDIFileGetFilename(file, &nlen);
+        const char *dir = LLVMDIFileGetDirectory(file, &dlen);
+        const char *text = LLVMDIFileGetSource(file, &tlen);
+        if (!text || !name || !nlen)
+          continue;
+        struct sg_cc_source *src = &out->sources[out->num_sources];
+        src->name = strndup(name, nlen);
+        src->text = strndup(text, tlen);
+        if (name[0] == '/' || !dlen)
+          src->path = strndup(name, nlen);
+        else if (asprintf(&src->path, "%.*s/%.*s", (int)dlen, dir, (int)nlen, name) < 0)
+          src->path = NULL;
+        seen[out->num_sources++] = file;
+        if (!src->name || !src->text || !src->path)
+          return SG_ENOMEM;
+      }
+  return SG_OK;
+}
+
 static enum sg_status compile_module(struct pass_ctx *pc, struct sg_cc_object *out,
                                      LLVMModuleRef lib)
 {
@@ -844,6 +935,8 @@ static enum sg_status compile_module(struct pass_ctx *pc, struct sg_cc_object *o
     st = check_frames(pc, out);
   if (st == SG_OK)
     st = overlay_locals(pc, out);
+  if (st == SG_OK)
+    st = collect_sources(pc, out);
   if (st == SG_OK)
     st = sg_cc_emit_object(tm, pc->mod, &out->obj, &out->obj_size, pc->log);
   LLVMDisposeTargetMachine(tm);
@@ -884,6 +977,11 @@ void sg_cc_object_free(struct sg_cc_object *o)
   for (uint32_t i = 0; i < o->num_kernels; i++)
     sg_kernel_info_free_fields(&o->kernels[i]);
   free(o->kernels);
+  for (uint32_t i = 0; i < o->num_sources; i++) {
+    free(o->sources[i].path);
+    free(o->sources[i].name);
+    free(o->sources[i].text);
+  }
   free(o->obj);
   memset(o, 0, sizeof *o);
 }

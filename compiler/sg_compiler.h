@@ -46,7 +46,9 @@ enum sg_image_type {
 /* Qualifiers use the numeric values of the CL_KERNEL_ARG_* constants
  * (runtime/ returns them unchanged). */
 struct sg_kernel_arg {
-  char *name;        /* "" when not recorded */
+  char *name;        /* "" when not recorded (-cl-kernel-arg-info) */
+  char *source_name; /* the parameter's name for diagnostics, recorded always
+                        (names dropped from a compiled object: "") */
   char *type_name;   /* "float*", "int4", "struct foo" */
   enum sg_arg_kind kind;
   uint32_t address_qualifier; /* CL_KERNEL_ARG_ADDRESS_* value */
@@ -81,6 +83,19 @@ struct sg_kernel_info {
   uint32_t uses;              /* SG_USES_* */
 };
 
+/* A __local variable of the program (from the symbol table the compiler
+ * writes): its place in the local window, for the memory checker's words
+ * ("__local array `tile` at offset 1024 of 1024"). */
+struct sg_local_var {
+  char *name;       /* as declared ("tile"; a kernel-scope variable's kernel prefix removed) */
+  char *kernel;     /* the kernel it belongs to ("kern" of "kern.tile"), or NULL: each
+                       kernel's variables start at the local window, so they overlap */
+  uint64_t offset;  /* from SG_ADDR_LOCAL */
+  uint64_t size;
+};
+
+struct sg_line_table; /* PC -> source location (compiler/sg_lines.c) */
+
 /* A loaded program: what the device needs to run any of its kernels. */
 struct sg_program_image {
   uint64_t ro_base;           /* SG_ADDR_CODE */
@@ -94,7 +109,23 @@ struct sg_program_image {
   bool uniform_work_group;    /* 1.x, or -cl-uniform-work-group-size */
   uint32_t num_kernels;
   struct sg_kernel_info *kernels;
+  uint32_t num_locals;
+  struct sg_local_var *locals;  /* sorted by offset */
+  struct sg_line_table *lines;  /* NULL: no (usable) line tables */
+  char load_warning[256];       /* why line tables were ignored ("" when not): for the build log */
 };
+
+/* A source location of a program's code, from its line tables. */
+struct sg_source_loc {
+  const char *file;   /* as written in the build: "input.cl", a header's name */
+  uint32_t line, col; /* col 0: unknown */
+  const char *text;   /* the source line (text_len bytes, no newline); NULL when
+                         the binary does not hold the file's text */
+  uint32_t text_len;
+};
+/* Where the instruction at pc comes from; false when the program has no
+ * line for it (no line tables, or code without a source line). */
+bool sg_program_locate(const struct sg_program_image *img, uint64_t pc, struct sg_source_loc *loc);
 
 /* ---- Kernel printf (docs/printf.md) ------------------------------------ */
 

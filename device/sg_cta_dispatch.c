@@ -35,9 +35,11 @@ struct worker {
   pthread_t thread;
   struct sg_cta_desc cta;
   struct sg_findings findings;    /* this launch's, merged into the job's at the end */
-  struct sg_hook *hooks[2];       /* this launch's consumers */
+  struct sg_hook *hooks[4];       /* this launch's consumers */
   struct sg_stats_hook stats;
   struct sg_trace *trace;
+  struct sg_check_memory *memcheck;
+  struct sg_check_uninit *uninit;
 };
 
 /* The launch the workers are running. */
@@ -57,6 +59,7 @@ struct job {
   uint64_t trace_room;            /* launch->trace: bytes of records a worker may keep */
   struct sg_trace **traces;       /* launch->trace: every worker's, written at the end */
   uint32_t ntraces;
+  struct sg_check_launch *check;  /* the memory checker's view of the launch; NULL: off */
 };
 
 /* Launches are serialised by launch_lock: each one already uses every host
@@ -66,6 +69,8 @@ struct sg_device {
   struct sg_config cfg;
   bool strict;                    /* SOFTGPU_CHECK=strict */
   bool debug;                     /* SOFTGPU_DEBUG: the engine explains itself */
+  bool memcheck;                  /* precise memory checking (off: SOFTGPU_CHECK=nomemory) */
+  bool uninit;                    /* SOFTGPU_CHECK=uninit */
   _Atomic uint64_t next_addr;
   pthread_mutex_t launch_lock;
   pthread_mutex_t lock;           /* pool state: generation, running, quit, job */
@@ -98,21 +103,28 @@ static uint32_t host_thread_count(const struct sg_config *cfg) {
 }
 
 /* SOFTGPU_CHECK: comma-separated words; "strict" makes every device finding
- * end the launch. An unknown word is named on stderr and ignored, so a typo
- * cannot silently turn checking off. */
-static bool check_strict(void) {
+ * end the launch, "nomemory" turns precise memory checking off. An unknown
+ * word is named on stderr and ignored, so a typo cannot silently turn
+ * checking off. */
+static void check_words(struct sg_device *dev) {
   const char *env = sg_env_get(SG_ENV_CHECK);
-  bool strict = false;
+  dev->strict = false;
+  dev->memcheck = true;
+  dev->uninit = false;
   while (env && *env) {
     size_t n = strcspn(env, ",");
     if (n == 6 && !strncmp(env, "strict", 6))
-      strict = true;
+      dev->strict = true;
+    else if (n == 8 && !strncmp(env, "nomemory", 8))
+      dev->memcheck = false;
+    else if (n == 6 && !strncmp(env, "uninit", 6))
+      dev->uninit = true;
     else if (n > 0)
-      fprintf(stderr, "SoftGPU: SOFTGPU_CHECK: unknown check '%.*s' ignored (known: strict)\n",
+      fprintf(stderr,
+              "SoftGPU: SOFTGPU_CHECK: unknown check '%.*s' ignored (known: strict, nomemory, uninit)\n",
               (int)n, env);
     env += n + (env[n] == ',');
   }
-  return strict;
 }
 
 enum sg_status sg_device_create(const struct sg_config *cfg, struct sg_device **out) {
@@ -120,7 +132,7 @@ enum sg_status sg_device_create(const struct sg_config *cfg, struct sg_device **
   if (!dev)
     return SG_ENOMEM;
   dev->cfg = *cfg;
-  dev->strict = check_strict();
+  check_words(dev);
   const char *dbg = sg_env_get(SG_ENV_DEBUG);
   dev->debug = dbg && *dbg && *dbg != '0'; /* as runtime/sg_error.c reads it */
   atomic_init(&dev->next_addr, SG_ADDR_GLOBAL);
@@ -142,6 +154,8 @@ static void worker_free(struct worker *w) {
   if (w->core)
     sg_core_destroy(w->core);
   sg_trace_destroy(w->trace);
+  sg_check_memory_destroy(w->memcheck);
+  sg_check_uninit_destroy(w->uninit);
   sg_findings_free(&w->findings);
   free(w->local);
   free(w->stack);
@@ -348,6 +362,103 @@ static enum sg_status check_launch(const struct sg_device *dev,
   return SG_OK;
 }
 
+/* ---- What the memory checker knows of a launch --------------------------- */
+
+/* One allocation: the launch view and the objects, slots and names it
+ * points to. Objects: the buffer and __local arguments (their pointers
+ * come from the parameter block) and the program's __local arrays. */
+struct check_storage {
+  struct sg_check_launch l;
+  struct sg_check_object *objects;
+  uint64_t *slot_addr;
+  uint32_t *slot_object;
+  char (*names)[96];
+};
+
+static int by_object_base(const void *a, const void *b) {
+  const struct sg_check_object *x = a, *y = b;
+  return x->base < y->base ? -1 : x->base > y->base;
+}
+
+static struct sg_check_launch *check_launch_new(const struct sg_device *dev,
+                                                const struct sg_launch *launch,
+                                                const struct sg_launch_memmap *map) {
+  const struct sg_kernel_info *k = launch->kernel;
+  const struct sg_program_image *img = launch->program;
+  uint32_t n = k->num_args + img->num_locals;
+  struct check_storage *c = calloc(1, sizeof *c);
+  if (!c)
+    return NULL;
+  c->objects = calloc(n + 1, sizeof *c->objects);
+  c->slot_addr = calloc(n + 1, sizeof *c->slot_addr);
+  c->slot_object = calloc(n + 1, sizeof *c->slot_object);
+  c->names = calloc(n + 1, sizeof *c->names);
+  if (!c->objects || !c->slot_addr || !c->slot_object || !c->names) {
+    free(c->objects), free(c->slot_addr), free(c->slot_object), free(c->names), free(c);
+    return NULL;
+  }
+  uint32_t no = 0, ns = 0;
+  uint64_t local_next = align16(k->static_local_size);
+  for (uint32_t i = 0; i < k->num_args; i++) {
+    const struct sg_kernel_arg *a = &k->args[i];
+    const struct sg_arg_value *v = &launch->args[i];
+    struct sg_check_object o = {.local = a->kind == SG_ARG_LOCAL};
+    if ((a->kind == SG_ARG_GLOBAL || a->kind == SG_ARG_CONSTANT) && v->buffer) {
+      o.base = v->buffer->addr, o.size = v->buffer->size;
+    } else if (a->kind == SG_ARG_LOCAL) {
+      o.base = SG_ADDR_LOCAL + local_next, o.size = v->local_size;
+      local_next += align16(v->local_size);
+    } else {
+      continue;
+    }
+    sg_device_arg_name(k, i, c->names[no], sizeof c->names[0]);
+    o.name = c->names[no];
+    c->slot_addr[ns] = SG_ADDR_PARAMS + SG_PARAM_ARGS_OFFSET + a->offset;
+    c->slot_object[ns++] = no;
+    c->objects[no++] = o;
+  }
+  for (uint32_t i = 0; i < img->num_locals; i++) {
+    if (img->locals[i].kernel && strcmp(img->locals[i].kernel, k->name))
+      continue; /* another kernel's, overlapping this one's */
+    snprintf(c->names[no], sizeof c->names[0], "__local array `%.64s`", img->locals[i].name);
+    c->objects[no] = (struct sg_check_object){.base = SG_ADDR_LOCAL + img->locals[i].offset,
+                                              .size = img->locals[i].size,
+                                              .name = c->names[no],
+                                              .local = true};
+    no++;
+  }
+  /* Sorted by base; the slots follow their objects. */
+  uint32_t *order = calloc(no + 1, sizeof *order);
+  struct sg_check_object *sorted = calloc(no + 1, sizeof *sorted);
+  if (order && sorted) {
+    for (uint32_t i = 0; i < no; i++)
+      sorted[i] = c->objects[i], sorted[i].size = i; /* remember the old index in size */
+    qsort(sorted, no, sizeof *sorted, by_object_base);
+    for (uint32_t i = 0; i < no; i++) {
+      order[sorted[i].size] = i;
+      sorted[i].size = c->objects[sorted[i].size].size;
+    }
+    memcpy(c->objects, sorted, no * sizeof *sorted);
+    for (uint32_t i = 0; i < ns; i++)
+      c->slot_object[i] = order[c->slot_object[i]];
+  }
+  free(order);
+  free(sorted);
+  c->l = (struct sg_check_launch){.objects = c->objects, .num_objects = no,
+                                  .slot_addr = c->slot_addr, .slot_object = c->slot_object,
+                                  .num_slots = ns, .regions = map->regions,
+                                  .num_regions = map->count, .stack_base = SG_ADDR_STACK,
+                                  .stack_size = dev->cfg.stack_per_lane};
+  return &c->l;
+}
+
+static void check_launch_free(struct sg_check_launch *l) {
+  struct check_storage *c = (struct check_storage *)l; /* l is its first member */
+  if (!c)
+    return;
+  free(c->objects), free(c->slot_addr), free(c->slot_object), free(c->names), free(c);
+}
+
 /* ---- Workers ------------------------------------------------------------- */
 
 static enum sg_status worker_prepare(struct sg_device *dev, struct worker *w,
@@ -392,6 +503,30 @@ static enum sg_status worker_prepare(struct sg_device *dev, struct worker *w,
     if (st != SG_OK)
       return st;
     w->hooks[n++] = sg_trace_hook(w->trace);
+  }
+  if (job->check && dev->uninit) {
+    enum sg_status st = SG_OK;
+    if (!w->uninit)
+      st = sg_check_uninit_create(w->core, cfg->warp_size, &w->uninit);
+    if (st == SG_OK)
+      st = sg_check_uninit_launch(w->uninit, job->check, sg_config_max_work_group_size(cfg),
+                                  SG_ADDR_LOCAL,
+                                  sg_device_local_mem_size(launch->kernel, launch->args));
+    if (st != SG_OK)
+      return st;
+    w->hooks[n++] = sg_check_uninit_hook(w->uninit);
+  }
+  if (job->check && dev->memcheck) {
+    enum sg_status st = SG_OK;
+    if (!w->memcheck)
+      st = sg_check_memory_create(w->core, cfg->warp_size, &w->memcheck);
+    if (st == SG_OK)
+      st = sg_check_memory_launch(w->memcheck, job->check,
+                                  (sg_config_max_work_group_size(cfg) + cfg->warp_size - 1) /
+                                      cfg->warp_size);
+    if (st != SG_OK)
+      return st;
+    w->hooks[n++] = sg_check_memory_hook(w->memcheck);
   }
   sg_core_set_hooks(w->core, w->hooks, n);
   return SG_OK;
@@ -518,16 +653,43 @@ static void run_job(struct sg_device *dev, struct job *job) {
 
 /* ---- Launch ---------------------------------------------------------------- */
 
-/* "store of 4 bytes to unmapped address 0x0 by work-item (global 17,0,0;
- * group 1,0,0; local 1,0,0) at PC 0x10234 (sw a1, 0(a0))" */
+/* "input.cl:5:12: " when the program has a line for pc. */
+static void where(const struct sg_source_loc *loc, bool found, char *out, size_t len) {
+  if (!found)
+    out[0] = 0;
+  else if (loc->col)
+    snprintf(out, len, "%s:%u:%u: ", loc->file, loc->line, loc->col);
+  else
+    snprintf(out, len, "%s:%u: ", loc->file, loc->line);
+}
+
+/* "; source: out[i] = in[i + 64];": the line, without its indentation. */
+static void quote(const struct sg_source_loc *loc, bool found, char *out, size_t len) {
+  out[0] = 0;
+  if (!found || !loc->text)
+    return;
+  const char *t = loc->text;
+  uint32_t n = loc->text_len;
+  while (n && (*t == ' ' || *t == '\t'))
+    t++, n--;
+  while (n && (t[n - 1] == ' ' || t[n - 1] == '\t' || t[n - 1] == '\r'))
+    n--;
+  if (n)
+    snprintf(out, len, "; source: %.*s%s", n > 160 ? 160 : (int)n, t, n > 160 ? "..." : "");
+}
+
+/* "input.cl:5:12: store of 4 bytes to unmapped address 0x0 by work-item
+ * (global 17,0,0; group 1,0,0; local 1,0,0; warp 0 lane 1) at PC 0x10234
+ * (sw a1, 0(a0))": the finding, with its source location when the program
+ * has line tables (the quoted line goes in *src). */
 static void describe(const struct sg_launch *launch, const struct sg_fault *f,
-                     const uint32_t ctaid[3], char *out, size_t len) {
+                     const uint32_t ctaid[3], char *out, size_t len, char *src, size_t srclen) {
   const struct sg_ndrange *nd = &launch->nd;
   const struct sg_program_image *img = launch->program;
   uint64_t gid[3];
   for (int d = 0; d < 3; d++)
     gid[d] = nd->global_offset[d] + ctaid[d] * nd->local_size[d] + f->tid[d];
-  char insn[96] = "";
+  char insn[96] = "", at[256];
   if (f->pc >= img->ro_base && f->pc - img->ro_base + 4 <= img->ro_size && f->pc % 4 == 0) {
     uint32_t word;
     struct sg_uop u;
@@ -536,21 +698,59 @@ static void describe(const struct sg_launch *launch, const struct sg_fault *f,
     sg_decode(word, &u);
     snprintf(insn, sizeof insn, " (%s)", sg_disasm(&u, f->pc, text, sizeof text));
   }
+  struct sg_source_loc loc;
+  bool found = sg_program_locate(img, f->pc, &loc);
+  where(&loc, found, at, sizeof at);
+  quote(&loc, found, src, srclen);
   snprintf(out, len,
-           "%s by work-item (global %" PRIu64 ",%" PRIu64 ",%" PRIu64
-           "; group %u,%u,%u; local %u,%u,%u) at PC 0x%" PRIx64 "%s",
-           f->what[0] ? f->what : sg_fault_text(f->kind), gid[0], gid[1], gid[2], ctaid[0],
-           ctaid[1], ctaid[2], f->tid[0], f->tid[1], f->tid[2], f->pc, insn);
+           "%s%s by work-item (global %" PRIu64 ",%" PRIu64 ",%" PRIu64
+           "; group %u,%u,%u; local %u,%u,%u; warp %u lane %u) at PC 0x%" PRIx64 "%s",
+           at, f->what[0] ? f->what : sg_fault_text(f->kind), gid[0], gid[1], gid[2], ctaid[0],
+           ctaid[1], ctaid[2], f->tid[0], f->tid[1], f->tid[2], f->warp, f->lane, f->pc, insn);
 }
 
-/* One line per site ("kernel 'k': <finding> by work-item ... at PC ...; 37
- * times"), the first SG_REPORT_MAX_SITES of them, then how many more. */
+/* Sites of one kind at one source line are one site, whatever PCs the
+ * compiler made of the line (an unrolled loop, a vector split into lanes):
+ * counts are added to the earliest (f is sorted by first work-item). */
+static void merge_lines(const struct sg_program_image *img, struct sg_findings *f) {
+  struct key {
+    const char *file;
+    uint32_t line;
+  } *keys = calloc(f->count + 1, sizeof *keys);
+  if (!keys)
+    return;
+  uint32_t kept = 0;
+  for (uint32_t i = 0; i < f->count; i++) {
+    struct sg_source_loc loc;
+    struct key k = {NULL, 0};
+    if (sg_program_locate(img, f->site[i].first.pc, &loc))
+      k = (struct key){loc.file, loc.line};
+    uint32_t j = 0;
+    while (k.file && j < kept &&
+           !(keys[j].file == k.file && keys[j].line == k.line &&
+             f->site[j].first.kind == f->site[i].first.kind))
+      j++;
+    if (k.file && j < kept) {
+      f->site[j].count += f->site[i].count;
+      continue;
+    }
+    keys[kept] = k;
+    f->site[kept++] = f->site[i];
+  }
+  f->count = kept;
+  free(keys);
+}
+
+/* One line per site ("kernel 'k': input.cl:5:3: <finding> by work-item ...
+ * at PC ...; 37 times; source: ..."), the first SG_REPORT_MAX_SITES of
+ * them, then how many more. */
 static char *report_findings(const struct sg_launch *launch, struct sg_findings *f,
                              uint64_t *total) {
   *total = f->lost;
   if (!f->count && !f->lost)
     return NULL;
   sg_findings_sort(f);
+  merge_lines(launch->program, f);
   char *text = NULL;
   size_t len = 0;
   FILE *out = open_memstream(&text, &len);
@@ -564,12 +764,12 @@ static char *report_findings(const struct sg_launch *launch, struct sg_findings 
       more += site->count;
       continue;
     }
-    char line[512];
-    describe(launch, &site->first, site->ctaid, line, sizeof line);
+    char line[768], src[256];
+    describe(launch, &site->first, site->ctaid, line, sizeof line, src, sizeof src);
     fprintf(out, "kernel '%s': %s", launch->kernel->name, line);
     if (site->count > 1)
       fprintf(out, "; %" PRIu64 " times", site->count);
-    fputc('\n', out);
+    fprintf(out, "%s\n", src);
   }
   if (more)
     fprintf(out, "kernel '%s': %" PRIu64 " more findings at %u more sites not shown\n",
@@ -618,12 +818,20 @@ enum sg_status sg_device_launch(struct sg_device *dev, const struct sg_launch *l
     snprintf(msg, msglen, "out of memory for the trace");
     return SG_ENOMEM;
   }
+  if ((dev->memcheck || dev->uninit) && !(job.check = check_launch_new(dev, launch, &map))) {
+    free(job.traces);
+    sg_memmap_free(&map);
+    free(params);
+    snprintf(msg, msglen, "out of memory for the memory checker");
+    return SG_ENOMEM;
+  }
   atomic_init(&job.next_cta, 0);
   atomic_init(&job.stop, false);
   pthread_mutex_init(&job.lock, NULL);
   if (num_ctas > 0)
     run_job(dev, &job);
   pthread_mutex_destroy(&job.lock);
+  check_launch_free(job.check);
   sg_memmap_free(&map);
   free(params);
 
@@ -647,9 +855,9 @@ enum sg_status sg_device_launch(struct sg_device *dev, const struct sg_launch *l
   if (job.status == SG_EFAULT) {
     result->fault = job.fault;
     memcpy(result->fault_ctaid, job.fault_ctaid, sizeof result->fault_ctaid);
-    char what[sizeof result->message - 64];
-    describe(launch, &job.fault, job.fault_ctaid, what, sizeof what);
-    snprintf(msg, msglen, "kernel '%s' faulted: %s", launch->kernel->name, what);
+    char what[sizeof result->message - 64], src[256];
+    describe(launch, &job.fault, job.fault_ctaid, what, sizeof what, src, sizeof src);
+    snprintf(msg, msglen, "kernel '%s' faulted: %.700s%.250s", launch->kernel->name, what, src);
   } else if (job.status == SG_ENOMEM) {
     snprintf(msg, msglen, "out of host memory running kernel '%s'", launch->kernel->name);
   } else if (job.status != SG_OK) {

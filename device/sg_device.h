@@ -99,6 +99,7 @@ struct sg_buffer {
   uint64_t size;
   uint8_t *host;
   bool read_only;    /* kernel stores fault (CL_MEM_READ_ONLY, __constant args) */
+  bool write_only;   /* kernel loads are findings (CL_MEM_WRITE_ONLY) */
 };
 
 /* One kernel argument's value. */
@@ -137,7 +138,7 @@ struct sg_launch_result {
   struct sg_stats stats;             /* when launch->stats */
   struct sg_fault fault;             /* kind != SG_FAULT_NONE when SG_EFAULT */
   uint32_t fault_ctaid[3];
-  char message[512];                 /* one clear sentence on failure */
+  char message[1024];                /* one clear sentence on failure */
   /* Findings that did not end the launch (DESIGN.md section 4): one line
    * per site, with the work-item and how often, at most
    * SG_REPORT_MAX_SITES lines and a summary of the rest; malloc'd, NULL
@@ -151,6 +152,11 @@ struct sg_launch_result {
 /* Bytes of local memory a launch of kernel with args uses: the static
  * __local variables, then each __local argument, each 16-byte aligned. A
  * launch fails with SG_ERESOURCES when this exceeds local_mem_per_core. */
+/* How findings name argument i: "buffer argument 1 `in`" (`__local`
+ * argument for local pointers; without the name when the program did not
+ * record it). */
+void sg_device_arg_name(const struct sg_kernel_info *kernel, uint32_t i, char *out, size_t len);
+
 uint64_t sg_device_local_mem_size(const struct sg_kernel_info *kernel,
                                   const struct sg_arg_value *args);
 
@@ -183,7 +189,7 @@ struct sg_launch_memmap {
   struct sg_region *regions;
   uint32_t count;
   int32_t local_index, stack_index; /* -1 when the window is empty */
-  char (*names)[32];                /* storage for buffer region names */
+  char (*names)[96];                /* storage for buffer region names */
 };
 
 /* params: the parameter block (params_size bytes, mapped at SG_ADDR_PARAMS);

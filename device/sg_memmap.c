@@ -20,6 +20,17 @@ static bool is_buffer_arg(const struct sg_launch *launch, uint32_t i) {
          launch->args[i].buffer && launch->args[i].buffer->size > 0;
 }
 
+void sg_device_arg_name(const struct sg_kernel_info *kernel, uint32_t i, char *out, size_t len) {
+  const struct sg_kernel_arg *a = &kernel->args[i];
+  const char *what = a->kind == SG_ARG_LOCAL   ? "__local argument"
+                     : a->kind == SG_ARG_IMAGE ? "image argument"
+                                               : "buffer argument";
+  if (a->source_name && a->source_name[0])
+    snprintf(out, len, "%s %u `%.48s`", what, i, a->source_name);
+  else
+    snprintf(out, len, "%s %u", what, i);
+}
+
 /* Adds the bound buffers, merging bindings of the same memory: an argument
  * repeated, or a sub-buffer next to its parent (same host offset). The
  * merged region is writable if any binding is. Stores to a buffer that is
@@ -37,11 +48,12 @@ static enum sg_status add_buffers(const struct sg_launch *launch, struct sg_laun
       return SG_EINVAL;
     }
     uint32_t k = m->count++;
-    snprintf(m->names[k - first], sizeof m->names[0], "%s arg %u",
-             launch->kernel->args[i].kind == SG_ARG_IMAGE ? "image" : "buffer", i);
+    sg_device_arg_name(launch->kernel, i, m->names[k - first], sizeof m->names[0]);
+    uint32_t perm = b->read_only ? SG_PERM_R | SG_PERM_STORE_REPORTED : SG_PERM_R | SG_PERM_W;
+    if (b->write_only && !b->read_only)
+      perm = SG_PERM_W | SG_PERM_LOAD_REPORTED;
     m->regions[k] = (struct sg_region){.base = b->addr, .size = b->size, .host = b->host,
-                                       .perm = b->read_only ? SG_PERM_R | SG_PERM_STORE_REPORTED
-                                                            : SG_PERM_R | SG_PERM_W,
+                                       .perm = perm,
                                        .name = m->names[k - first],
                                        .space = launch->kernel->args[i].kind == SG_ARG_CONSTANT
                                                     ? SG_SPACE_CONSTANT
@@ -61,6 +73,8 @@ static enum sg_status add_buffers(const struct sg_launch *launch, struct sg_laun
       if (end > prev->base + prev->size)
         prev->size = end - prev->base;
       prev->perm |= r->perm;
+      if (prev->perm & SG_PERM_R) /* readable through some binding: no finding */
+        prev->perm &= ~(uint32_t)SG_PERM_LOAD_REPORTED;
       if (r->space != prev->space) /* bound as __global and __constant: global */
         prev->space = SG_SPACE_GLOBAL;
       if (prev->perm & SG_PERM_W) /* writable through some binding: no finding */

@@ -347,6 +347,7 @@ static cl_int snapshot_args(cl_kernel k, struct launch_cmd *c) {
     c->bufs[i].read_only |= a->kind == SG_ARG_CONSTANT ||
                             (c->mems[i]->flags & CL_MEM_READ_ONLY) != 0 ||
                             a->access_qualifier == CL_KERNEL_ARG_ACCESS_READ_ONLY;
+    c->bufs[i].write_only |= (c->mems[i]->flags & CL_MEM_WRITE_ONLY) != 0;
     c->args[i].buffer = &c->bufs[i];
     /* The image's descriptor lives in the held cl_mem, as long as c does. */
     c->args[i].image = a->kind == SG_ARG_IMAGE ? &c->mems[i]->tex : NULL;

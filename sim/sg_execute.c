@@ -89,7 +89,7 @@ static void locate(const struct sg_cta_slot *cs, uint64_t a, char *buf, size_t l
   if (a < 0x1000)
     snprintf(buf, len, " (the null page)");
   else if (r->size && a >= r->base + r->size && a - (r->base + r->size) < (1ull << 20))
-    snprintf(buf, len, " (%llu bytes past the end of %s, %llu bytes)",
+    snprintf(buf, len, " (%llu bytes past the end of %s (%llu bytes))",
              (unsigned long long)(a - (r->base + r->size)), r->name ? r->name : "a mapping",
              (unsigned long long)r->size);
   else
@@ -117,6 +117,13 @@ static uint8_t *access_lane(struct sg_core *c, const struct sg_warp *w, uint64_t
     uint8_t *h = r->host + (a - r->base);
     if ((r->perm & perm) == perm)
       return h;
+    if ((perm & SG_PERM_R) && (r->perm & SG_PERM_LOAD_REPORTED)) {
+      go_on = sg_core_report(c, w, SG_FAULT_WRITE_ONLY_BUFFER, pc, lane, a, size,
+                             "%s of %u bytes from a write-only buffer at 0x%llx (%s)", what,
+                             size, (unsigned long long)a, r->name ? r->name : "?");
+      *stop = !go_on;
+      return go_on && (r->perm & perm & ~SG_PERM_R) == (perm & ~SG_PERM_R) ? h : NULL;
+    }
     bool lands = (perm & SG_PERM_W) && (r->perm & SG_PERM_STORE_REPORTED);
     go_on = sg_core_report(c, w, lands ? SG_FAULT_READ_ONLY_BUFFER : SG_FAULT_READ_ONLY, pc,
                            lane, a, size, "%s of %u bytes to %s at 0x%llx (%s)", what, size,
@@ -247,7 +254,7 @@ static bool csr_exec(struct sg_core *c, struct sg_warp *w, const struct sg_uop *
     return false;
   }
   if (!sg_csr_name(csr) || (write && !fp)) {
-    sg_core_fault(c, w, SG_FAULT_ILLEGAL_INSN, pc, 64, 0, 0, "%s of CSR 0x%x",
+    sg_core_fault(c, w, SG_FAULT_ILLEGAL_INSN, pc, (unsigned)__builtin_ctzll(mask), 0, 0, "%s of CSR 0x%x",
                   sg_csr_name(csr) ? "write to read-only" : "access to unknown", csr);
     return false;
   }
@@ -623,7 +630,7 @@ reload:
     uint64_t idx = pc - code->base;
     if (__builtin_expect(idx >= nbytes || (idx & 3), 0)) {
       PARK(pc);
-      sg_core_fault(c, w, SG_FAULT_FETCH, pc, 64, 0, 0, "jump to 0x%llx outside the code",
+      sg_core_fault(c, w, SG_FAULT_FETCH, pc, (unsigned)__builtin_ctzll(mask), 0, 0, "jump to 0x%llx outside the code",
                     (unsigned long long)pc);
       FAULT();
     }

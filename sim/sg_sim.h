@@ -255,7 +255,10 @@ enum {
   SG_PERM_STORE_REPORTED = 8,
   /* Private stacks: one slot per work-item of the CTA (sg_cta_desc.stack_*);
    * a lane touching outside its own slot is a stack overflow. */
-  SG_PERM_PRIVATE = 16
+  SG_PERM_PRIVATE = 16,
+  /* A load without SG_PERM_R reads all the same, and is reported (a buffer
+   * the host created write-only: GPUs do not enforce it). */
+  SG_PERM_LOAD_REPORTED = 32
 };
 
 /* What a region holds, for the consumers of instruction records (timing
@@ -504,6 +507,58 @@ enum sg_status sg_core_run_cta(struct sg_core *core, const struct sg_code *code,
                                const struct sg_cta_desc *cta,
                                const struct sg_memmap *mem, struct sg_findings *findings,
                                struct sg_fault *fault);
+
+/* ---- Checkers (docs/checking.md) ----------------------------------------- */
+
+/* Memory an access is meant to stay in: a buffer argument, a __local
+ * argument or a __local array. */
+struct sg_check_object {
+  uint64_t base, size;
+  const char *name;  /* "buffer argument 1 `in`", "__local array `tile`" */
+  bool local;        /* in the local window: "at offset N of SIZE" */
+};
+/* What the memory checker knows of a launch (shared by its consumers). */
+struct sg_check_launch {
+  const struct sg_check_object *objects; /* sorted by base */
+  uint32_t num_objects;
+  const uint64_t *slot_addr;     /* parameter-block words holding a pointer ... */
+  const uint32_t *slot_object;   /* ... to this object */
+  uint32_t num_slots;
+  const struct sg_region *regions; /* the launch's map: unmapped accesses are the core's */
+  uint32_t num_regions;
+  uint64_t stack_base;           /* private stacks: thread t's slot at base + t * size */
+  uint32_t stack_size;
+};
+
+/* The precise memory checker: follows which object each register's pointer
+ * came from (per warp, through moves, pointer arithmetic and private-stack
+ * spills) and reports an access through it that leaves the object but
+ * lands in mapped memory (another buffer, a sub-buffer's parent, the next
+ * __local array), and misaligned loads and stores. Findings go to the core
+ * it is attached to (sg_core_finding). */
+struct sg_check_memory;
+enum sg_status sg_check_memory_create(struct sg_core *core, uint32_t warp_size,
+                                      struct sg_check_memory **out);
+/* The launch the next CTAs belong to (l must outlive them). */
+enum sg_status sg_check_memory_launch(struct sg_check_memory *m, const struct sg_check_launch *l,
+                                      uint32_t max_warps);
+struct sg_hook *sg_check_memory_hook(struct sg_check_memory *m);
+void sg_check_memory_destroy(struct sg_check_memory *m);
+
+/* The uninitialized-value checker (SOFTGPU_CHECK=uninit): a shadow bit per
+ * byte of every register lane and of private and __local memory; reports a
+ * branch, a jump or an address that depends on uninitialized bytes, and a
+ * store to global memory of a value none of whose bytes were initialized. */
+struct sg_check_uninit;
+enum sg_status sg_check_uninit_create(struct sg_core *core, uint32_t warp_size,
+                                      struct sg_check_uninit **out);
+/* max_threads: work-items a CTA may have; the local window is
+ * [local_base, local_base + local_size). */
+enum sg_status sg_check_uninit_launch(struct sg_check_uninit *u, const struct sg_check_launch *l,
+                                      uint32_t max_threads, uint64_t local_base,
+                                      uint64_t local_size);
+struct sg_hook *sg_check_uninit_hook(struct sg_check_uninit *u);
+void sg_check_uninit_destroy(struct sg_check_uninit *u);
 
 /* ---- Traces -------------------------------------------------------------- */
 

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 PACKAGES="build-essential cmake ninja-build pkg-config
   clang-19 llvm-19-dev libclang-19-dev lld-19 libclang-rt-19-dev
   ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-headers opencl-clhpp-headers clinfo
-  libcmocka-dev libelf-dev zlib1g-dev libzstd-dev
+  libcmocka-dev libelf-dev libdw-dev zlib1g-dev libzstd-dev
   pocl-opencl-icd oclgrind valgrind python3
   dpkg-dev file debootstrap
   chromium

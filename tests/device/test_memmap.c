@@ -91,8 +91,8 @@ static void test_regions_and_permissions(void **state) {
   }
   assert_int_equal(m.local_index, 2);
   assert_int_equal(m.stack_index, 4);
-  assert_string_equal(m.regions[5].name, "buffer arg 0");
-  assert_string_equal(m.regions[6].name, "buffer arg 1");
+  assert_string_equal(m.regions[5].name, "buffer argument 0");
+  assert_string_equal(m.regions[6].name, "buffer argument 1");
 
   /* Each worker binds its own local and stack storage. */
   static uint8_t local[144], stack[64 * 1024];

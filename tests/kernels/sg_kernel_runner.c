@@ -36,7 +36,7 @@ struct arg {
   size_t count;            /* buffers: elements */
   unsigned char *bytes;    /* buffer initial contents / value bytes */
   size_t size;             /* bytes (local: the __local size) */
-  int check, readonly;
+  int check, readonly, writeonly;
   enum tolerance tol;
   double tol_value;
   cl_mem mem;
@@ -340,6 +340,8 @@ static void parse_buffer(struct arg *a, char **tok, int n) {
       a->check = 1;
     } else if (!strcmp(tok[i], "readonly")) {
       a->readonly = 1;
+    } else if (!strcmp(tok[i], "writeonly")) {
+      a->writeonly = 1;
     } else if ((!strcmp(tok[i], "ulp") || !strcmp(tok[i], "abs")) && i + 1 < n) {
       a->tol = tok[i][0] == 'u' ? TOL_ULP : TOL_ABS;
       char *end;
@@ -618,7 +620,9 @@ static void set_args(struct sg_sample *s, cl_kernel k, struct test_case *tc) {
     cl_mem none = NULL;
     switch (a->kind) {
     case ARG_BUFFER:
-      a->mem = sg_sample_buffer(s, a->readonly ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE, a->size,
+      a->mem = sg_sample_buffer(s, a->readonly    ? CL_MEM_READ_ONLY
+                                 : a->writeonly ? CL_MEM_WRITE_ONLY
+                                                : CL_MEM_READ_WRITE, a->size,
                                 a->bytes);
       SG_CL(clSetKernelArg(k, i, sizeof(cl_mem), &a->mem));
       break;

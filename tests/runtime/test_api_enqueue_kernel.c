@@ -447,8 +447,9 @@ static void test_fault(void **state) {
   fx_read(&mine, mo, sizeof other, other);
   for (int i = 0; i < 16; i++)
     assert_int_equal(other[i], 7);
-  if (!strstr(notified, "kernel 'null_store': store of 4 bytes at unmapped address 0x0 (the "
-                        "null page) by work-item (global 5,0,0;"))
+  if (!strstr(notified, "kernel 'null_store': input.cl:25:35: store of 4 bytes at unmapped "
+                        "address 0x0 (the null page) by work-item (global 5,0,0;") ||
+      !strstr(notified, "; source: if (get_global_id(0) == 5) p[0] = 1;"))
     fail_msg("notified: %s", notified);
   clReleaseKernel(k);
 
@@ -459,7 +460,7 @@ static void test_fault(void **state) {
                    CL_SUCCESS);
   fx_arg(k, 0, sizeof mo, &mo);
   assert_true(run_status(&mine, k) < 0);
-  if (!strstr(notified, "kernel 'trap' faulted: trap"))
+  if (!strstr(notified, "kernel 'trap' faulted: input.cl:") || !strstr(notified, ": trap"))
     fail_msg("notified: %s", notified);
   memset(other, 0, sizeof other);
   fx_read(&mine, mo, sizeof other, other);
