@@ -14,12 +14,12 @@
  *                 strings_size, 0
  *               num_kernels records (72 bytes): name, attributes (string
  *                 offsets), first_arg, num_args, args_size, reqd[3], hint[3],
- *                 private_size, uses, 0, entry_pc (u64), static_local_size (u64)
+ *                 private_size (low 32 bits), uses, private_size (high 32
+ *                 bits), entry_pc (u64), static_local_size (u64)
  *               num_args records (48 bytes): name, type_name, kind, address,
  *                 access, size, offset, source_name (the parameter's name for
  *                 diagnostics, or the empty string), type_qualifier (u64),
  *                 image type (0 but for images), 0
- *                 type_qualifier (u64)
  *               strings: NUL-terminated, the last byte is NUL
  *   .sg.reconv  (branch_pc, reconv_pc) u64 pairs, sorted by branch_pc
  *   .symtab/.strtab  function symbols (for disassembly and traces)
@@ -109,9 +109,9 @@ static void write_meta(struct buf *m, const struct sg_options *opt,
       put32(&recs, k[i].reqd_work_group_size[d]);
     for (int d = 0; d < 3; d++)
       put32(&recs, k[i].work_group_size_hint[d]);
-    put32(&recs, k[i].private_size);
+    put32(&recs, (uint32_t)k[i].private_size);
     put32(&recs, k[i].uses);
-    put32(&recs, 0);
+    put32(&recs, (uint32_t)(k[i].private_size >> 32));
     put64(&recs, k[i].entry_pc);
     put64(&recs, k[i].static_local_size);
     for (uint32_t a = 0; a < k[i].num_args; a++) {
@@ -484,7 +484,7 @@ static enum sg_status load_kernel(struct loader *ld, const uint8_t *r, const uin
     k->reqd_work_group_size[d] = get32(r + 20 + 4 * d);
     k->work_group_size_hint[d] = get32(r + 32 + 4 * d);
   }
-  k->private_size = get32(r + 44);
+  k->private_size = get32(r + 44) | (uint64_t)get32(r + 52) << 32;
   k->uses = get32(r + 48);
   k->entry_pc = get64(r + 56);
   k->static_local_size = get64(r + 64);
@@ -505,7 +505,7 @@ static enum sg_status load_kernel(struct loader *ld, const uint8_t *r, const uin
   if (k->static_local_size > SG_ADDR_PARAMS - SG_ADDR_LOCAL ||
       k->private_size > SG_ADDR_GLOBAL - SG_ADDR_STACK)
     return bad(ld, "kernel %s: local or private memory size out of range", k->name);
-  if (k->uses & ~(uint32_t)(SG_USES_LOCAL_SHAPE | SG_USES_PRINTF))
+  if (k->uses & ~(uint32_t)(SG_USES_LOCAL_SHAPE | SG_USES_PRINTF | SG_USES_UNBOUNDED_STACK))
     return bad(ld, "kernel %s: unknown flags 0x%x", k->name, k->uses);
   k->args = calloc(k->num_args + 1, sizeof *k->args);
   if (!k->args)

@@ -65,7 +65,8 @@ const char *sg_compiler_version(void)
 
 /* Entry PCs from the linked symbols. Each kernel's static local size was set
  * when its __local variables got their addresses (sg_cc_passes.c), so
- * nothing may be left in .sg.local to overlap them. */
+ * nothing may be left in .sg.local to overlap them; its private memory is
+ * that of its own call graph. */
 static enum sg_status place_kernels(struct sg_cc_object *o, const struct sg_linked *l,
                                     struct sg_text *log)
 {
@@ -84,9 +85,8 @@ static enum sg_status place_kernels(struct sg_cc_object *o, const struct sg_link
       return SG_ELINK;
     }
     o->kernels[i].entry_pc = s->addr;
-    o->kernels[i].private_size = sg_cc_stack_size(l);
   }
-  return SG_OK;
+  return sg_cc_stack_sizes(l, o->kernels, o->num_kernels, log);
 }
 
 enum sg_status sg_cc_build_bitcode(const void *bc, size_t bc_size, const struct sg_options *opt,

@@ -67,6 +67,10 @@ struct sg_kernel_arg {
 enum {
   SG_USES_LOCAL_SHAPE = 1u << 0, /* local id/size, group id, num groups, barrier, __local */
   SG_USES_PRINTF = 1u << 1,      /* calls printf: the launch needs a printf buffer */
+  /* Recursion or a call the compiler cannot follow: private_size counts only
+   * the call chains it could, and the device gives the kernel at least its
+   * stack_per_lane (an overflow beyond it is a device finding). */
+  SG_USES_UNBOUNDED_STACK = 1u << 2,
 };
 
 struct sg_kernel_info {
@@ -79,7 +83,8 @@ struct sg_kernel_info {
   uint32_t work_group_size_hint[3];
   uint64_t entry_pc;          /* the generated entry wrapper */
   uint64_t static_local_size; /* __local variables declared in the kernel */
-  uint32_t private_size;      /* stack bytes per work-item (estimate, for info) */
+  uint64_t private_size;      /* stack bytes per work-item: the deepest call chain from
+                                 the entry wrapper (see SG_USES_UNBOUNDED_STACK) */
   uint32_t uses;              /* SG_USES_* */
 };
 

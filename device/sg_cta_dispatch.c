@@ -16,9 +16,13 @@
 
 #define GUARD_GAP (64ull << 10) /* unmapped bytes after every global allocation */
 #define MAX_HOST_THREADS 1024
+/* A worker keeps its stack storage between launches up to this size; a
+ * larger one (a kernel with huge private arrays) is freed after its launch. */
+#define STACK_KEEP (64ull << 20)
 
 _Static_assert(sizeof(struct sg_launch_info) <= SG_PARAM_ARGS_OFFSET,
                "launch info must fit before the arguments");
+_Static_assert(SG_STACK_WINDOW <= UINT32_MAX, "a stack slot must fit sg_cta_desc.stack_size");
 
 /* One host thread's scratch state, created on its first launch and reused:
  * the simulated core it runs CTAs on (a core of the machine in turn, as
@@ -28,7 +32,8 @@ struct worker {
   struct sg_device *dev;
   uint32_t index;
   struct sg_core *core;
-  uint8_t *local, *stack;         /* local_mem_per_core, max CTA * stack_per_lane */
+  uint8_t *local, *stack;         /* local_mem_per_core; the launch's CTA stacks */
+  uint64_t stack_cap;             /* bytes at stack */
   struct sg_region *regions;      /* this worker's copy of the launch map */
   uint32_t regions_cap;
   uint64_t seen;                  /* last launch generation this worker ran */
@@ -353,10 +358,14 @@ static enum sg_status check_launch(const struct sg_device *dev,
              k->name);
     return SG_EINVAL;
   }
-  if (k->private_size > dev->cfg.stack_per_lane) {
+  uint64_t fit = sg_device_private_max_items(&dev->cfg, k);
+  if (threads > fit) {
     snprintf(err, errlen,
-             "kernel '%s' needs %u bytes of private memory per work-item; the device "
-             "has %u (stack_per_lane)", k->name, k->private_size, dev->cfg.stack_per_lane);
+             "kernel '%s' needs %" PRIu64 " bytes of private memory per work-item: a "
+             "work-group of %" PRIu64 " needs more than the %" PRIu64
+             "-byte stack window (at most %" PRIu64 " work-items fit)",
+             k->name, sg_device_private_size(&dev->cfg, k), threads,
+             (uint64_t)SG_STACK_WINDOW, fit);
     return SG_ERESOURCES;
   }
   return SG_OK;
@@ -482,9 +491,14 @@ static enum sg_status worker_prepare(struct sg_device *dev, struct worker *w,
    * the kernel never touches. */
   if (!w->local && cfg->local_mem_per_core && !(w->local = calloc(1, cfg->local_mem_per_core)))
     return SG_ENOMEM;
-  uint64_t stack = (uint64_t)sg_config_max_work_group_size(cfg) * cfg->stack_per_lane;
-  if (!w->stack && !(w->stack = calloc(1, stack)))
-    return SG_ENOMEM;
+  uint64_t stack = job->map->stack_index >= 0 ? job->map->regions[job->map->stack_index].size : 0;
+  if (w->stack_cap < stack) {
+    free(w->stack);
+    w->stack_cap = 0;
+    if (!(w->stack = calloc(1, stack)))
+      return SG_ENOMEM;
+    w->stack_cap = stack;
+  }
   if (w->regions_cap < job->map->count) {
     struct sg_region *r = realloc(w->regions, job->map->count * sizeof *r);
     if (!r)
@@ -532,6 +546,14 @@ static enum sg_status worker_prepare(struct sg_device *dev, struct worker *w,
   return SG_OK;
 }
 
+static void trim_stack(struct worker *w) {
+  if (w->stack_cap > STACK_KEEP) {
+    free(w->stack);
+    w->stack = NULL;
+    w->stack_cap = 0;
+  }
+}
+
 static void record_failure(struct job *job, enum sg_status st, uint64_t cta_index,
                            const struct sg_fault *fault, const struct sg_cta_desc *cta) {
   pthread_mutex_lock(&job->lock);
@@ -556,6 +578,7 @@ static void run_ctas(struct sg_device *dev, struct worker *w, struct job *job) {
   enum sg_status st = worker_prepare(dev, w, job);
   if (st != SG_OK) {
     record_failure(job, st, 0, NULL, NULL);
+    trim_stack(w);
     return;
   }
   sg_memmap_bind(job->map, w->local, w->stack, w->regions, &mem);
@@ -567,8 +590,8 @@ static void run_ctas(struct sg_device *dev, struct worker *w, struct job *job) {
     sg_ndrange_cta(&launch->nd, dev->cfg.warp_size, i, &w->cta);
     w->cta.entry_pc = launch->kernel->entry_pc;
     w->cta.params_addr = SG_ADDR_PARAMS;
-    w->cta.stack_base = SG_ADDR_STACK;
-    w->cta.stack_size = dev->cfg.stack_per_lane;
+    w->cta.stack_base = job->map->stack_base;
+    w->cta.stack_size = (uint32_t)sg_device_private_size(&dev->cfg, launch->kernel);
     w->cta.core_id = (uint32_t)(i % dev->cfg.cores); /* round-robin, as a GPU's CTA issue */
     struct sg_fault fault = {0};
     st = sg_core_run_cta(w->core, launch->program->code, &w->cta, &mem, &w->findings, &fault);
@@ -583,6 +606,7 @@ static void run_ctas(struct sg_device *dev, struct worker *w, struct job *job) {
     job->traces[job->ntraces++] = w->trace;
   w->trace = NULL;
   pthread_mutex_unlock(&job->lock);
+  trim_stack(w);
 }
 
 static void *worker_main(void *arg) {
@@ -801,8 +825,10 @@ enum sg_status sg_device_launch(struct sg_device *dev, const struct sg_launch *l
                          launch->nd.local_size[2];
   uint64_t local = sg_device_local_mem_size(launch->kernel, launch->args);
   struct sg_launch_memmap map;
+  /* check_launch bounds the product by SG_STACK_WINDOW */
   st = sg_memmap_build(launch, params, params_size, local,
-                       cta_threads * dev->cfg.stack_per_lane, &map, msg, msglen);
+                       cta_threads * sg_device_private_size(&dev->cfg, launch->kernel), &map,
+                       msg, msglen);
   if (st != SG_OK) {
     free(params);
     return st;

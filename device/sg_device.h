@@ -149,6 +149,20 @@ struct sg_launch_result {
   uint64_t printf_dropped;           /* printf calls that found the buffer full */
 };
 
+/* Private memory (docs/decisions.md, "Private memory is sized per kernel"):
+ * each work-item of a launch gets a stack slot of its kernel's private_size
+ * rounded up to 16 bytes, and at least stack_per_lane when the compiler
+ * could not bound it (SG_USES_UNBOUNDED_STACK). A work-group's slots lie
+ * together in the stack window of SG_STACK_WINDOW bytes. Saturates at
+ * UINT64_MAX. */
+#define SG_STACK_WINDOW (SG_ADDR_GLOBAL - SG_ADDR_STACK)
+uint64_t sg_device_private_size(const struct sg_config *cfg, const struct sg_kernel_info *kernel);
+/* The most work-items per work-group whose stacks fit the window: 0 when not
+ * even one does, UINT64_MAX when the kernel needs no stack. A launch of
+ * larger work-groups fails with SG_ERESOURCES. */
+uint64_t sg_device_private_max_items(const struct sg_config *cfg,
+                                     const struct sg_kernel_info *kernel);
+
 /* Bytes of local memory a launch of kernel with args uses: the static
  * __local variables, then each __local argument, each 16-byte aligned. A
  * launch fails with SG_ERESOURCES when this exceeds local_mem_per_core. */
@@ -169,7 +183,7 @@ uint64_t sg_device_local_mem_size(const struct sg_kernel_info *kernel,
  * strict) stops the launch: SG_EFAULT with result->message naming the
  * kernel, work-item (global, group and local ids), PC and instruction; the
  * fault reported is the one of the lowest-numbered faulting CTA. SG_ERESOURCES when local
- * memory or the private stack does not fit, SG_EINVAL for a bad ND-range or
+ * memory or the work-group's private stacks do not fit, SG_EINVAL for a bad ND-range or
  * argument (e.g. a work-group over sg_config_max_work_group_size), SG_ENOMEM;
  * each with result->message. __local arguments are placed after the static
  * __local variables, 16-byte aligned, and their address is written in the
@@ -189,13 +203,16 @@ struct sg_launch_memmap {
   struct sg_region *regions;
   uint32_t count;
   int32_t local_index, stack_index; /* -1 when the window is empty */
+  uint64_t stack_base;              /* where the CTA's stacks start */
   char (*names)[96];                /* storage for buffer region names */
 };
 
 /* params: the parameter block (params_size bytes, mapped at SG_ADDR_PARAMS);
  * local_size: bytes of the local window; stack_size: bytes of all of one
- * CTA's stacks. SG_EINVAL (message in err) when buffers or the program image
- * overlap each other or a fixed window. */
+ * CTA's stacks (at most SG_STACK_WINDOW), placed in the middle of the stack
+ * window so that running off either end of them meets unmapped memory.
+ * SG_EINVAL (message in err) when buffers or the program image overlap each
+ * other or a fixed window. */
 enum sg_status sg_memmap_build(const struct sg_launch *launch, uint8_t *params,
                                uint64_t params_size, uint64_t local_size, uint64_t stack_size,
                                struct sg_launch_memmap *out, char *err, size_t errlen);

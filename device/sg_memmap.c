@@ -121,10 +121,21 @@ enum sg_status sg_memmap_build(const struct sg_launch *launch, uint8_t *params,
   if (launch->printf_buffer)
     add(&m, launch->printf_buffer->addr, launch->printf_buffer->size,
         launch->printf_buffer->host, SG_PERM_R | SG_PERM_W, "printf buffer", SG_SPACE_GLOBAL);
-  /* Local window and stacks: storage per worker, bound by sg_memmap_bind. */
+  /* Local window and stacks: storage per worker, bound by sg_memmap_bind.
+   * A stack overflow (a deep call chain, a negative index) runs down from
+   * the first work-item's slot, an overrun up from the last one's: the gaps
+   * around the stacks are unmapped, so it meets a fault before another
+   * window (the parameters and local memory lie just below this one). */
   add(&m, SG_ADDR_LOCAL, local_size, NULL, SG_PERM_R | SG_PERM_W, "local memory",
       SG_SPACE_LOCAL);
-  add(&m, SG_ADDR_STACK, stack_size, NULL, SG_PERM_R | SG_PERM_W | SG_PERM_PRIVATE,
+  if (stack_size > SG_STACK_WINDOW) {
+    snprintf(err, errlen, "private stacks of %llu bytes exceed the 0x%llx-byte stack window",
+             (unsigned long long)stack_size, (unsigned long long)SG_STACK_WINDOW);
+    st = SG_EINVAL;
+    goto fail;
+  }
+  m.stack_base = SG_ADDR_STACK + ((SG_STACK_WINDOW - stack_size) / 2 & ~0xfffull);
+  add(&m, m.stack_base, stack_size, NULL, SG_PERM_R | SG_PERM_W | SG_PERM_PRIVATE,
       "private stack", SG_SPACE_PRIVATE);
   st = add_buffers(launch, &m, err, errlen);
   if (st != SG_OK)
@@ -145,12 +156,24 @@ enum sg_status sg_memmap_build(const struct sg_launch *launch, uint8_t *params,
     }
   }
   m.local_index = local_size ? find(&m, SG_ADDR_LOCAL) : -1;
-  m.stack_index = stack_size ? find(&m, SG_ADDR_STACK) : -1;
+  m.stack_index = stack_size ? find(&m, m.stack_base) : -1;
   *out = m;
   return SG_OK;
 fail:
   sg_memmap_free(&m);
   return st;
+}
+
+uint64_t sg_device_private_size(const struct sg_config *cfg, const struct sg_kernel_info *k) {
+  uint64_t size = k->private_size > UINT64_MAX - 15 ? UINT64_MAX : (k->private_size + 15) & ~15ull;
+  if ((k->uses & SG_USES_UNBOUNDED_STACK) && size < cfg->stack_per_lane)
+    size = cfg->stack_per_lane;
+  return size;
+}
+
+uint64_t sg_device_private_max_items(const struct sg_config *cfg, const struct sg_kernel_info *k) {
+  uint64_t size = sg_device_private_size(cfg, k);
+  return size ? SG_STACK_WINDOW / size : UINT64_MAX;
 }
 
 void sg_memmap_free(struct sg_launch_memmap *map) {

@@ -128,6 +128,15 @@ static cl_int device_limits(cl_device_id dev, struct device_limits *lim) {
   return err;
 }
 
+/* The largest work-group to choose for NULL local_work_size: the kernel's
+ * limit, and no more work-items than the private stack window holds (an
+ * explicit larger local size is CL_OUT_OF_RESOURCES, see make_ndrange). */
+static uint64_t local_size_limit(cl_kernel k, cl_device_id dev) {
+  uint64_t max = sg_kernel_max_work_group_size(k, dev);
+  uint64_t fit = sg_device_private_max_items(&dev->config, k->info);
+  return fit < max ? (fit ? fit : 1) : max;
+}
+
 /* A user-given local size, in the spec's order of checks. */
 static cl_int check_local(cl_kernel k, cl_device_id dev, const struct device_limits *lim,
                           bool uniform, cl_uint dim, const size_t *lws, struct sg_ndrange *nd) {
@@ -188,7 +197,7 @@ static cl_int make_ndrange(cl_kernel k, cl_device_id dev, cl_uint dim, const siz
   if (lws)
     err = check_local(k, dev, &lim, uniform && !*empty, dim, lws, nd);
   else if (!*empty)
-    choose_local(k, &dev->config, sg_kernel_max_work_group_size(k, dev), uniform, nd);
+    choose_local(k, &dev->config, local_size_limit(k, dev), uniform, nd);
   if (err != CL_SUCCESS)
     goto fail;
   for (cl_uint d = 0; d < dim && !*empty; d++)
@@ -215,9 +224,15 @@ static cl_int make_ndrange(cl_kernel k, cl_device_id dev, cl_uint dim, const siz
   SG_CHECK(local <= dev->config.local_mem_per_core, CL_OUT_OF_RESOURCES,
            "kernel %s needs %llu bytes of local memory; the device has %llu", k->info->name,
            (unsigned long long)local, (unsigned long long)dev->config.local_mem_per_core);
-  SG_CHECK(k->info->private_size <= dev->config.stack_per_lane, CL_OUT_OF_RESOURCES,
-           "kernel %s needs %u bytes of private memory per work-item; the device has %u",
-           k->info->name, k->info->private_size, dev->config.stack_per_lane);
+  uint64_t items = nd->local_size[0] * nd->local_size[1] * nd->local_size[2];
+  uint64_t fit = sg_device_private_max_items(&dev->config, k->info);
+  SG_CHECK(*empty || items <= fit, CL_OUT_OF_RESOURCES,
+           "kernel %s needs %llu bytes of private memory per work-item: a work-group of %llu "
+           "needs more than the device's %llu-byte private stack window (at most %llu "
+           "work-items fit)",
+           k->info->name, (unsigned long long)sg_device_private_size(&dev->config, k->info),
+           (unsigned long long)items, (unsigned long long)SG_STACK_WINDOW,
+           (unsigned long long)fit);
 fail:
   return err;
 }

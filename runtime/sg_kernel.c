@@ -353,7 +353,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_de
   case CL_KERNEL_LOCAL_MEM_SIZE:
     SG_INFO_VAL(cl_ulong, sg_device_local_mem_size(info, kernel->args));
   case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: SG_INFO_VAL(size_t, dev->config.warp_size);
-  case CL_KERNEL_PRIVATE_MEM_SIZE: SG_INFO_VAL(cl_ulong, info->private_size);
+  case CL_KERNEL_PRIVATE_MEM_SIZE:
+    SG_INFO_VAL(cl_ulong, sg_device_private_size(&dev->config, info));
   case CL_KERNEL_GLOBAL_WORK_SIZE:
     SG_CHECK(false, CL_INVALID_VALUE,
              "CL_KERNEL_GLOBAL_WORK_SIZE is only for custom devices and built-in kernels");

@@ -401,6 +401,18 @@ static void test_rejected_launches(void **state) {
   args[4].bytes = NULL;
   assert_int_equal(run(dev, "scatter", args, nd, &result), SG_EINVAL);
   assert_non_null(strstr(result.message, "argument 4"));
+  args[4].bytes = &which;
+  /* Private stacks past the 2.5 GiB window: 16 work-items of 200 MiB (a
+   * binary may claim any size; the product must not wrap either). */
+  struct sg_kernel_info greedy = *sg_program_find_kernel(image, "scatter");
+  struct sg_launch launch = {.program = image, .kernel = &greedy, .args = args, .nd = nd};
+  greedy.private_size = 200ull << 20;
+  assert_int_equal(sg_device_launch(dev, &launch, &result), SG_ERESOURCES);
+  assert_non_null(strstr(result.message, "needs 209715200 bytes of private memory per work-item: "
+                                         "a work-group of 16 needs more than the 2684354560-byte "
+                                         "stack window (at most 12 work-items fit)"));
+  greedy.private_size = UINT64_MAX - 7;
+  assert_int_equal(sg_device_launch(dev, &launch, &result), SG_ERESOURCES);
   assert_int_equal(result.stats.ctas, 0);
   for (int i = 0; i < 64; i++)
     assert_int_equal(dst[i], 0);

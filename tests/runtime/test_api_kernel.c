@@ -504,8 +504,74 @@ static void test_info_table(void **state) {
   clReleaseProgram(p);
 }
 
+/* CL_KERNEL_PRIVATE_MEM_SIZE is each kernel's own call graph's, exact for
+ * frames over 4 GiB; launches whose work-group of stacks the device cannot
+ * back are CL_OUT_OF_RESOURCES; two 10 KiB kernels of one program run. */
+static const char *private_src =
+    "kernel void ten_a(global int *o) { volatile int a[2560]; int g = get_global_id(0);\n"
+    "  for (int k = 0; k < 2560; k++) a[k] = g + k; o[g] = a[(g * 7) % 2560]; }\n"
+    "kernel void ten_b(global int *o) { volatile int b[2560]; int g = get_global_id(0);\n"
+    "  for (int k = 0; k < 2560; k++) b[k] = g - k; o[g] += b[(g * 5) % 2560]; }\n"
+    "kernel void none(global int *o) { o[get_global_id(0)] = 1; }\n"
+    "kernel void huge(global char *o, long n) {\n"
+    "  volatile char a[5ul << 30]; a[n] = 1; o[0] = a[n + 1]; }\n"
+    "int depth(int n) { volatile int pad[16]; pad[n & 15] = n;\n"
+    "  return n <= 0 ? pad[0] : depth(n - 1) + pad[n & 15]; }\n"
+    "kernel void rec(global int *o, int n) { o[0] = depth(n); }\n";
+
+static cl_ulong private_mem(struct fx *f, cl_kernel k) {
+  cl_ulong size = 0;
+  assert_int_equal(clGetKernelWorkGroupInfo(k, f->device, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof size,
+                                            &size, NULL),
+                   CL_SUCCESS);
+  return size;
+}
+
+static void test_private_memory(void **state) {
+  struct fx *f = *state;
+  cl_program p = fx_build(f, private_src, NULL);
+  cl_kernel a = fx_kernel(p, "ten_a"), b = fx_kernel(p, "ten_b"), none = fx_kernel(p, "none"),
+            huge = fx_kernel(p, "huge"), rec = fx_kernel(p, "rec");
+  /* An array plus at most a few saved registers and alignment. */
+  cl_ulong pa = private_mem(f, a), pb = private_mem(f, b), pn = private_mem(f, none);
+  cl_ulong ph = private_mem(f, huge);
+  assert_true(pa >= 10240 && pa <= 10240 + 256);
+  assert_true(pb >= 10240 && pb <= 10240 + 256);
+  assert_true(pn < 256);
+  assert_true(ph >= (5ull << 30) && ph <= (5ull << 30) + 256);
+  if (!getenv("SOFTGPU_CONFIG"))
+    assert_int_equal(private_mem(f, rec), 16384); /* unbounded: stack_per_lane */
+  char log[4096] = "";
+  assert_int_equal(clGetProgramBuildInfo(p, f->device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL),
+                   CL_SUCCESS);
+  assert_non_null(strstr(log, "kernel 'rec': its private memory cannot be bounded (recursion"));
+
+  enum { N = 128 };
+  cl_int out[N];
+  cl_mem m = fx_buffer(f, sizeof out, NULL);
+  size_t gws = N, lws = 64, one = 1;
+  cl_long n = 0;
+  fx_arg(a, 0, sizeof m, &m), fx_arg(b, 0, sizeof m, &m);
+  fx_arg(huge, 0, sizeof m, &m), fx_arg(huge, 1, sizeof n, &n);
+  assert_int_equal(clEnqueueNDRangeKernel(f->q, a, 1, NULL, &gws, &lws, 0, NULL, NULL), CL_SUCCESS);
+  assert_int_equal(clEnqueueNDRangeKernel(f->q, b, 1, NULL, &gws, &lws, 0, NULL, NULL), CL_SUCCESS);
+  fx_read(f, m, sizeof out, out);
+  for (int g = 0; g < N; g++)
+    assert_int_equal(out[g], g + (g * 7) % 2560 + g - (g * 5) % 2560);
+  /* 5 GiB per work-item: not even one fits the 2.5 GiB stack window. */
+  assert_int_equal(clEnqueueNDRangeKernel(f->q, huge, 1, NULL, &one, &one, 0, NULL, NULL),
+                   CL_OUT_OF_RESOURCES);
+  assert_int_equal(clEnqueueNDRangeKernel(f->q, huge, 1, NULL, &one, NULL, 0, NULL, NULL),
+                   CL_OUT_OF_RESOURCES);
+  clReleaseMemObject(m);
+  clReleaseKernel(a), clReleaseKernel(b), clReleaseKernel(none), clReleaseKernel(huge);
+  clReleaseKernel(rec);
+  clReleaseProgram(p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_private_memory),
       cmocka_unit_test(test_create),         cmocka_unit_test(test_kernel_info),
       cmocka_unit_test(test_set_arg_errors), cmocka_unit_test(test_every_arg_kind),
       cmocka_unit_test(test_arg_info),       cmocka_unit_test(test_work_group_info),
