@@ -68,7 +68,7 @@ const char *sg_compiler_version(void)
  * nothing may be left in .sg.local to overlap them; its private memory is
  * that of its own call graph. */
 static enum sg_status place_kernels(struct sg_cc_object *o, const struct sg_linked *l,
-                                    struct sg_text *log)
+                                    const struct sg_options *opt, struct sg_text *log)
 {
   if (l->local_size) {
     sg_text_printf(log, "error: internal compiler error: data left in .sg.local\n");
@@ -86,7 +86,10 @@ static enum sg_status place_kernels(struct sg_cc_object *o, const struct sg_link
     }
     o->kernels[i].entry_pc = s->addr;
   }
-  return sg_cc_stack_sizes(l, o->kernels, o->num_kernels, log);
+  /* Without a device's limit: what one work-item could get at most, the
+   * whole stack window. */
+  uint64_t limit = opt->max_private_size ? opt->max_private_size : SG_ADDR_GLOBAL - SG_ADDR_STACK;
+  return sg_cc_stack_sizes(l, o->kernels, o->num_kernels, limit, log);
 }
 
 enum sg_status sg_cc_build_bitcode(const void *bc, size_t bc_size, const struct sg_options *opt,
@@ -100,7 +103,7 @@ enum sg_status sg_cc_build_bitcode(const void *bc, size_t bc_size, const struct 
   if (st == SG_OK)
     st = sg_cc_link(obj.obj, obj.obj_size, &linked, log);
   if (st == SG_OK)
-    st = place_kernels(&obj, &linked, log);
+    st = place_kernels(&obj, &linked, opt, log);
   if (st == SG_OK)
     st = sg_cc_reconv(&linked, &table, &ntable, log);
   if (st == SG_OK)

@@ -138,10 +138,11 @@ enum sg_status sg_cc_reconv(const struct sg_linked *l, struct sg_reconv **table,
  * the stack pointer goes below its value at the kernel's entry wrapper, over
  * every call chain from it. Recursion or a call to an unknown target sets
  * SG_USES_UNBOUNDED_STACK and a warning in the log; a frame that cannot be
- * bounded (sp set from a run-time value, moved in a loop) is SG_EBUILD with
- * the function and PC in the log. */
+ * bounded (sp set from a run-time value, moved in a loop) or a kernel that
+ * needs more than limit bytes is SG_EBUILD, with the function and PC, or
+ * the sizes, in the log. */
 enum sg_status sg_cc_stack_sizes(const struct sg_linked *l, struct sg_kernel_info *kernels,
-                                 uint32_t num_kernels, struct sg_text *log);
+                                 uint32_t num_kernels, uint64_t limit, struct sg_text *log);
 
 /* Program binary: writes the ELF described in docs/compiler.md. */
 enum sg_status sg_binary_write(const struct sg_linked *l, const struct sg_options *opt,

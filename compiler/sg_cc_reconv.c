@@ -644,7 +644,7 @@ static enum sg_status analyse_functions(const struct sg_linked *l, struct fn_sta
 }
 
 enum sg_status sg_cc_stack_sizes(const struct sg_linked *l, struct sg_kernel_info *kernels,
-                                 uint32_t num_kernels, struct sg_text *log)
+                                 uint32_t num_kernels, uint64_t limit, struct sg_text *log)
 {
   struct fn_stack *fns = NULL;
   uint32_t n = 0;
@@ -669,6 +669,14 @@ enum sg_status sg_cc_stack_sizes(const struct sg_linked *l, struct sg_kernel_inf
       continue;
     }
     ki->private_size = fns[i].need;
+    if (ki->private_size > limit) {
+      sg_text_printf(log,
+                     "error: kernel '%s' needs %llu bytes of private memory per work-item "
+                     "(its deepest call chain); the device has %llu\n",
+                     ki->name, (unsigned long long)ki->private_size, (unsigned long long)limit);
+      st = SG_EBUILD;
+      continue;
+    }
     ki->uses &= ~(uint32_t)SG_USES_UNBOUNDED_STACK;
     if (fns[i].why) {
       ki->uses |= SG_USES_UNBOUNDED_STACK;

@@ -433,8 +433,9 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_d
     program->build_status = CL_BUILD_SUCCESS;
     pthread_mutex_unlock(&program->lock);
   } else {
-    struct sg_build_request req = {program->source, options, NULL, 0,
-                                   program->context->device->config.stack_per_lane};
+    /* A kernel may need up to the whole stack window per work-item (a
+     * work-group of one); whether a launch fits is the enqueue's question. */
+    struct sg_build_request req = {program->source, options, NULL, 0, SG_STACK_WINDOW};
     struct sg_build_result res;
     enum sg_status st = sg_build(&req, &res);
     err = publish(program, st, &res, options, CL_INVALID_BUILD_OPTIONS, CL_BUILD_PROGRAM_FAILURE);
@@ -494,7 +495,7 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(
   if ((err = begin_build(program)) != CL_SUCCESS)
     goto fail;
   struct sg_build_request req = {program->source, options, headers, num_input_headers,
-                                 program->context->device->config.stack_per_lane};
+                                 SG_STACK_WINDOW};
   struct sg_build_result res;
   enum sg_status st = sg_compile_object(&req, &res);
   err =
@@ -580,8 +581,7 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint nu
     goto fail;
   p = program_new(context, SG_PROGRAM_LINKED);
   SG_CHECK(p, CL_OUT_OF_HOST_MEMORY, "no memory");
-  struct sg_link_request req = {options, inputs, num_input_programs,
-                                context->device->config.stack_per_lane};
+  struct sg_link_request req = {options, inputs, num_input_programs, SG_STACK_WINDOW};
   enum sg_status st = sg_link(&req, &res);
   SG_CHECK(st != SG_EOPTIONS, CL_INVALID_LINKER_OPTIONS, "%s", res.log);
   err = publish(p, st, &res, options, CL_INVALID_LINKER_OPTIONS, CL_LINK_PROGRAM_FAILURE);

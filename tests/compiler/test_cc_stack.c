@@ -90,17 +90,23 @@ static uint64_t fn(const struct prog *p, const char *name)
 }
 
 /* Runs the analysis for kernels named after their entry functions. */
-static enum sg_status analyse(struct prog *p, const char **names, uint32_t nk,
-                              struct sg_kernel_info *k, char **log)
+static enum sg_status analyse_limit(struct prog *p, const char **names, uint32_t nk,
+                                    uint64_t limit, struct sg_kernel_info *k, char **log)
 {
   struct sg_linked l = {.ro = (uint8_t *)p->w, .ro_size = 4ull * p->n, .text_size = 4ull * p->n,
                         .num_symbols = p->nsym, .symbols = p->sym};
   struct sg_text text = {0};
   for (uint32_t i = 0; i < nk; i++)
     k[i] = (struct sg_kernel_info){.name = (char *)names[i], .entry_pc = fn(p, names[i])};
-  enum sg_status st = sg_cc_stack_sizes(&l, k, nk, &text);
+  enum sg_status st = sg_cc_stack_sizes(&l, k, nk, limit, &text);
   *log = sg_text_take(&text);
   return st;
+}
+
+static enum sg_status analyse(struct prog *p, const char **names, uint32_t nk,
+                              struct sg_kernel_info *k, char **log)
+{
+  return analyse_limit(p, names, nk, UINT64_MAX, k, log);
 }
 
 static uint64_t one(struct prog *p, const char *name, uint32_t *uses)
@@ -257,6 +263,14 @@ static void test_per_kernel(void **state)
   assert_int_equal(k[2].private_size, 48);
   for (int i = 0; i < 3; i++)
     assert_false(k[i].uses & SG_USES_UNBOUNDED_STACK);
+  /* A chain deeper than the device's limit fails the build; the others
+   * still get their sizes. */
+  assert_int_equal(analyse_limit(&p, names, 3, 12287, k, &log), SG_EBUILD);
+  assert_non_null(strstr(log, "error: kernel 'k2' needs 12288 bytes of private memory per "
+                              "work-item (its deepest call chain); the device has 12287"));
+  assert_null(strstr(log, "'k1'"));
+  assert_int_equal(k[0].private_size, 32 + 1600);
+  free(log);
 }
 
 /* Recursion and calls through a register are followed as far as they go,
@@ -379,8 +393,8 @@ static void assert_frame(const struct sg_program_image *img, const char *name, u
 }
 
 /* Two kernels with 10 KB arrays, one with 1 KB, one with 20 KB in a helper
- * behind an early return, one with 3 GiB: each its own size, stored in the
- * binary exactly (above 4 GiB too: the high half has its own field). */
+ * behind an early return, one with 200 MiB: each its own size, stored in
+ * the binary exactly. */
 static void test_build(void **state)
 {
   (void)state;
@@ -399,18 +413,30 @@ static void test_build(void **state)
       "}\n"
       "kernel void wrapped(global int *o, int n) { o[3] = helper(o, n); }\n"
       "kernel void huge(global char *o, long n) {\n"
-      "  volatile char a[3ul << 30]; a[n] = 1; o[0] = a[n + 1]; }\n"
-      "kernel void huger(global char *o, long n) {\n"
-      "  volatile char a[5ul << 30]; a[n] = 1; o[0] = a[n + 1]; }\n";
+      "  volatile char a[200ul << 20]; a[n] = 1; o[0] = a[n + 1]; }\n";
   struct sg_build_result res;
   struct sg_program_image *img = build(src, &res);
   assert_frame(img, "ten_a", 10240);
   assert_frame(img, "ten_b", 10240);
   assert_frame(img, "one", 1024);
   assert_frame(img, "wrapped", 20000);
-  assert_frame(img, "huge", 3ull << 30);
-  assert_frame(img, "huger", 5ull << 30);
+  assert_frame(img, "huge", 200ull << 20);
   sg_program_image_free(img);
+  sg_build_result_free(&res);
+}
+
+/* A frame of 2 GiB or more is refused with the kernel named (the back end
+ * cannot address it at -cl-opt-disable; no work-group could run it). */
+static void test_build_too_big(void **state)
+{
+  (void)state;
+  static const char src[] = "kernel void huge(global char *o, long n) {\n"
+                            "  volatile char a[3ul << 30]; a[n] = 1; o[0] = a[n + 1]; }\n";
+  struct sg_build_request req = {.source = src};
+  struct sg_build_result res;
+  assert_int_equal(sg_build(&req, &res), SG_EBUILD);
+  if (!strstr(res.log, "kernel 'huge' needs 3221225472 bytes of private memory per work-item"))
+    fail_msg("log: %s", res.log);
   sg_build_result_free(&res);
 }
 
@@ -437,7 +463,8 @@ int main(void)
       cmocka_unit_test(test_shrink_wrapped), cmocka_unit_test(test_huge_frames),
       cmocka_unit_test(test_realigned),      cmocka_unit_test(test_per_kernel),
       cmocka_unit_test(test_unbounded),      cmocka_unit_test(test_cannot_bound),
-      cmocka_unit_test(test_build),          cmocka_unit_test(test_build_recursion),
+      cmocka_unit_test(test_build),          cmocka_unit_test(test_build_too_big),
+      cmocka_unit_test(test_build_recursion),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -504,9 +504,10 @@ static void test_info_table(void **state) {
   clReleaseProgram(p);
 }
 
-/* CL_KERNEL_PRIVATE_MEM_SIZE is each kernel's own call graph's, exact for
- * frames over 4 GiB; launches whose work-group of stacks the device cannot
- * back are CL_OUT_OF_RESOURCES; two 10 KiB kernels of one program run. */
+/* CL_KERNEL_PRIVATE_MEM_SIZE is each kernel's own call graph's, exact;
+ * launches whose work-group of stacks the device cannot back are
+ * CL_OUT_OF_RESOURCES; two 10 KiB kernels of one program run; a kernel no
+ * work-group could back does not build. */
 static const char *private_src =
     "kernel void ten_a(global int *o) { volatile int a[2560]; int g = get_global_id(0);\n"
     "  for (int k = 0; k < 2560; k++) a[k] = g + k; o[g] = a[(g * 7) % 2560]; }\n"
@@ -514,7 +515,7 @@ static const char *private_src =
     "  for (int k = 0; k < 2560; k++) b[k] = g - k; o[g] += b[(g * 5) % 2560]; }\n"
     "kernel void none(global int *o) { o[get_global_id(0)] = 1; }\n"
     "kernel void huge(global char *o, long n) {\n"
-    "  volatile char a[5ul << 30]; a[n] = 1; o[0] = a[n + 1]; }\n"
+    "  volatile char a[200ul << 20]; a[n] = 1; o[0] = a[n + 1]; }\n"
     "int depth(int n) { volatile int pad[16]; pad[n & 15] = n;\n"
     "  return n <= 0 ? pad[0] : depth(n - 1) + pad[n & 15]; }\n"
     "kernel void rec(global int *o, int n) { o[0] = depth(n); }\n";
@@ -538,7 +539,7 @@ static void test_private_memory(void **state) {
   assert_true(pa >= 10240 && pa <= 10240 + 256);
   assert_true(pb >= 10240 && pb <= 10240 + 256);
   assert_true(pn < 256);
-  assert_true(ph >= (5ull << 30) && ph <= (5ull << 30) + 256);
+  assert_true(ph >= (200ull << 20) && ph <= (200ull << 20) + 256);
   if (!getenv("SOFTGPU_CONFIG"))
     assert_int_equal(private_mem(f, rec), 16384); /* unbounded: stack_per_lane */
   char log[4096] = "";
@@ -549,7 +550,7 @@ static void test_private_memory(void **state) {
   enum { N = 128 };
   cl_int out[N];
   cl_mem m = fx_buffer(f, sizeof out, NULL);
-  size_t gws = N, lws = 64, one = 1;
+  size_t gws = N, lws = 64, sixteen = 16;
   cl_long n = 0;
   fx_arg(a, 0, sizeof m, &m), fx_arg(b, 0, sizeof m, &m);
   fx_arg(huge, 0, sizeof m, &m), fx_arg(huge, 1, sizeof n, &n);
@@ -558,14 +559,23 @@ static void test_private_memory(void **state) {
   fx_read(f, m, sizeof out, out);
   for (int g = 0; g < N; g++)
     assert_int_equal(out[g], g + (g * 7) % 2560 + g - (g * 5) % 2560);
-  /* 5 GiB per work-item: not even one fits the 2.5 GiB stack window. */
-  assert_int_equal(clEnqueueNDRangeKernel(f->q, huge, 1, NULL, &one, &one, 0, NULL, NULL),
-                   CL_OUT_OF_RESOURCES);
-  assert_int_equal(clEnqueueNDRangeKernel(f->q, huge, 1, NULL, &one, NULL, 0, NULL, NULL),
+  /* 16 x 200 MiB: more than the 2.5 GiB stack window. */
+  assert_int_equal(clEnqueueNDRangeKernel(f->q, huge, 1, NULL, &sixteen, &sixteen, 0, NULL, NULL),
                    CL_OUT_OF_RESOURCES);
   clReleaseMemObject(m);
   clReleaseKernel(a), clReleaseKernel(b), clReleaseKernel(none), clReleaseKernel(huge);
   clReleaseKernel(rec);
+  clReleaseProgram(p);
+
+  static const char *too_big = "kernel void k(global char *o, long n) {\n"
+                               "  volatile char a[3ul << 30]; a[n] = 1; o[0] = a[n + 1]; }\n";
+  cl_int err;
+  p = clCreateProgramWithSource(f->ctx, 1, &too_big, NULL, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  assert_int_equal(clBuildProgram(p, 0, NULL, NULL, NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+  assert_int_equal(clGetProgramBuildInfo(p, f->device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL),
+                   CL_SUCCESS);
+  assert_non_null(strstr(log, "kernel 'k' needs 3221225472 bytes of private memory per work-item"));
   clReleaseProgram(p);
 }
 
