@@ -22,6 +22,23 @@
 
 extern char **environ;
 
+/* The environment clang runs with: the host's without LD_PRELOAD. A
+ * preload is meant for the host program (LD_PRELOAD=libasan.so to debug it
+ * with AddressSanitizer); in clang, under its address-space limit, the
+ * sanitizer runtime cannot reserve its shadow memory and aborts. Points
+ * into environ; free only the array. */
+static char **clang_environ(void)
+{
+  size_t n = 0;
+  while (environ[n])
+    n++;
+  char **env = calloc(n + 1, sizeof *env);
+  for (size_t i = 0, k = 0; env && i < n; i++)
+    if (strncmp(environ[i], "LD_PRELOAD=", 11))
+      env[k++] = environ[i];
+  return env;
+}
+
 /* ---- Options ------------------------------------------------------------ */
 
 /* Splits like a POSIX shell: blanks separate words; '...' is literal; "..."
@@ -454,9 +471,11 @@ static enum sg_status run_clang(const char *dir, const struct sg_options *opt,
   posix_spawn_file_actions_addopen(&fa, 1, "clang.log", O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_adddup2(&fa, 1, 2);
   pid_t pid;
-  int err = posix_spawn(&pid, SG_CLANG, &fa, NULL, (char *const *)argv, environ);
+  char **env = clang_environ();
+  int err = env ? posix_spawn(&pid, SG_CLANG, &fa, NULL, (char *const *)argv, env) : ENOMEM;
   posix_spawn_file_actions_destroy(&fa);
   free(argv);
+  free(env);
   if (err) {
     sg_text_printf(log, "error: cannot run %s: %s\n", SG_CLANG, strerror(err));
     return SG_EBUILD;
