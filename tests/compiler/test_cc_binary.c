@@ -193,6 +193,7 @@ static void test_metadata_fields(void **state)
   enum { HDR = 32, KREC = 72, AREC = 48, NK = 2 };
   uint8_t *copy = malloc(res.binary_size);
   assert_non_null(copy);
+  memcpy(copy, res.binary, res.binary_size); /* meta_of reads the section table */
   uint8_t *m = meta_of(copy);
   size_t moff = (size_t)(m - copy);
   const size_t k0 = moff + HDR, k1 = k0 + KREC, a0 = moff + HDR + NK * KREC;
