@@ -12,8 +12,9 @@ sh tools/setup.sh
 # network, minutes) runs on request: ctest --test-dir build -L chroot.
 ctest --test-dir build -j "$(nproc)" --output-on-failure --timeout 600 -LE chroot
 
+# SG_FUZZ=OFF: the fuzz targets are built with ASan and UBSan in build already.
 cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DSOFTGPU_SANITIZE=address,undefined
+  -DSOFTGPU_SANITIZE=address,undefined -DSG_FUZZ=OFF
 cmake --build build-sanitize -j "$(nproc)"
 ctest --test-dir build-sanitize -j "$(nproc)" -L 'unit|api|kernels|samples' \
   --output-on-failure --timeout 600
