@@ -34,7 +34,7 @@ static pthread_once_t limits_once = PTHREAD_ONCE_INIT;
  * not know are named on stderr and ignored. */
 static void read_limits(void)
 {
-  const char *env = getenv("SOFTGPU_BUILD_LIMITS");
+  const char *env = sg_env_get(SG_ENV_BUILD_LIMITS);
   char *copy = env ? strdup(env) : NULL, *save = NULL;
   for (char *w = copy ? strtok_r(copy, ",", &save) : NULL; w; w = strtok_r(NULL, ",", &save)) {
     char *eq = strchr(w, '='), *end = NULL;

@@ -31,17 +31,21 @@ void sg_check_parse(const char *spec, struct sg_check *out, FILE *warn) {
   while (spec && *spec) {
     size_t n = strcspn(spec, ","), i;
     bool all = n == 3 && !strncmp(spec, "all", 3), none = n == 4 && !strncmp(spec, "none", 4);
+    /* "noWORD" turns one check off ("nomemory") */
+    bool off = n > 2 && !strncmp(spec, "no", 2) && strncmp(spec, "none", n);
+    const char *word = off ? spec + 2 : spec;
+    size_t wn = off ? n - 2 : n;
     for (i = 0; i < NCHECKS && !all && !none; i++)
-      if (strlen(checks[i].word) == n && !strncmp(spec, checks[i].word, n))
+      if (strlen(checks[i].word) == wn && !strncmp(word, checks[i].word, wn))
         break;
     if (all || none) {
       for (size_t j = 0; j < NCHECKS; j++)
         if (none || checks[j].in_all)
           *field(out, j) = all;
     } else if (i < NCHECKS) {
-      *field(out, i) = true;
+      *field(out, i) = !off;
     } else if (n > 0 && warn) {
-      fprintf(warn, "SoftGPU: SOFTGPU_CHECK: unknown check '%.*s' ignored (known: all, none",
+      fprintf(warn, "SoftGPU: SOFTGPU_CHECK: unknown check '%.*s' ignored (known: all, none, noWORD",
               (int)n, spec);
       for (size_t j = 0; j < NCHECKS; j++)
         fprintf(warn, ", %s", checks[j].word);
@@ -52,7 +56,7 @@ void sg_check_parse(const char *spec, struct sg_check *out, FILE *warn) {
 }
 
 void sg_check_help(FILE *out) {
-  fputs("all: every check marked *\nnone: no check\n", out);
+  fputs("all: every check marked *\nnone: no check\nnoWORD: that check off (nomemory)\n", out);
   for (size_t i = 0; i < NCHECKS; i++)
     fprintf(out, "%s%s%s: %s\n", checks[i].word, checks[i].in_all ? "*" : "",
             checks[i].def ? " (default)" : "", checks[i].help);

@@ -14,7 +14,7 @@
 /* One row per key, generated from sg_config.def. The _Generic makes any key
  * type other than uint32_t / uint64_t a compile error. */
 struct key {
-  const char *name;
+  const char *name, *type;
   size_t offset;
   unsigned size;       /* 4 or 8 bytes */
   const char *help;
@@ -24,10 +24,10 @@ struct key {
 #define CHOICE_NAME(e, n) #n " "
 static const struct key keys[] = {
 #define SG_CFG(name, type, def, help)                                                  \
-  {#name, offsetof(struct sg_config, name), _Generic((type)0, uint32_t: 4, uint64_t: 8), help, \
-   NULL},
+  {#name, #type, offsetof(struct sg_config, name),                                     \
+   _Generic((type)0, uint32_t: 4, uint64_t: 8), help, NULL},
 #define SG_CFG_CHOICE(name, list, def, help)                                           \
-  {#name, offsetof(struct sg_config, name), 4, help, list(CHOICE_NAME)},
+  {#name, "choice", offsetof(struct sg_config, name), 4, help, list(CHOICE_NAME)},
 #include "sg_config.def"
 #undef SG_CFG_CHOICE
 #undef SG_CFG
@@ -46,32 +46,27 @@ static const struct sg_config defaults = {
 #undef SG_CFG
 };
 
-/* Presets are configuration text over the defaults. */
+/* Presets are configuration text over the defaults; the description is
+ * what `softgpu presets` shows. */
 struct preset {
   const char *name;
+  const char *description;
   const char *text;
 };
 
 static const struct preset presets[] = {
-    /* A small modern GPU: the .def defaults. */
-    {"default", ""},
-    /* MVPGPU-SIM (seed 000): one SP runs one CTA of 64 threads, 16 warps x
-     * 4 lanes. */
-    {"mvpgpu", "cores=1\nwarps_per_core=16\nwarp_size=4\n"},
-    /* Vortex's default machine: 4 cores x 4 warps x 4 threads. */
-    {"vortex", "cores=4\nwarps_per_core=4\nwarp_size=4\n"},
-    /* 64-lane warps (wavefronts), 1024-thread work-groups. */
-    {"wide", "warps_per_core=16\nwarp_size=64\n"},
+    {"default", "a small modern GPU: every key at its default", ""},
+    /* MVPGPU-SIM (seed 000): one SP runs one CTA of 64 threads. */
+    {"mvpgpu", "MVPGPU-SIM: 1 core of 16 warps x 4 lanes, 64-thread work-groups",
+     "cores=1\nwarps_per_core=16\nwarp_size=4\n"},
+    {"vortex", "Vortex's default machine: 4 cores x 4 warps x 4 threads",
+     "cores=4\nwarps_per_core=4\nwarp_size=4\n"},
+    {"wide", "64-lane warps (wavefronts), 16 per core, 1024-thread work-groups",
+     "warps_per_core=16\nwarp_size=64\n"},
 };
 
 #define NUM_PRESETS (sizeof presets / sizeof presets[0])
 #define MAX_FILE_SIZE (1u << 20)
-
-/* Where each key was last set, for error messages. */
-struct origin {
-  const char *src; /* NULL: still the default */
-  unsigned line;
-};
 
 static enum sg_status fail(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -231,26 +226,26 @@ static int check_config(const struct sg_config *c, char *why, size_t n) {
 #undef REQUIRE
 }
 
-static enum sg_status parse_text(struct sg_config *cfg, struct origin *org, char *text,
-                                 const char *src, char *err, size_t errlen);
+static enum sg_status parse_text(struct sg_config *cfg, struct sg_config_origin *org, char *text,
+                                 const char *src, bool preset, char *err, size_t errlen);
 
-static enum sg_status apply_preset(struct sg_config *cfg, struct origin *org,
+static enum sg_status apply_preset(struct sg_config *cfg, struct sg_config_origin *org,
                                    const struct preset *p, char *err, size_t errlen) {
   char *text = strdup(p->text);
   if (!text)
     return fail(err, errlen, "out of memory reading preset '%s'", p->name);
   *cfg = defaults;
   for (unsigned i = 0; i < NUM_KEYS; i++)
-    org[i] = (struct origin){0};
-  enum sg_status st = parse_text(cfg, org, text, p->name, err, errlen);
+    org[i] = (struct sg_config_origin){0};
+  enum sg_status st = parse_text(cfg, org, text, p->name, true, err, errlen);
   free(text);
   return st;
 }
 
 /* Applies the key=value lines of text (modified in place) to cfg. "preset="
  * may only come before any key, since it resets every key. */
-static enum sg_status parse_text(struct sg_config *cfg, struct origin *org, char *text,
-                                 const char *src, char *err, size_t errlen) {
+static enum sg_status parse_text(struct sg_config *cfg, struct sg_config_origin *org, char *text,
+                                 const char *src, bool preset, char *err, size_t errlen) {
   bool any_key = false;
   unsigned line = 0;
   for (char *next = text; next;) {
@@ -310,7 +305,7 @@ static enum sg_status parse_text(struct sg_config *cfg, struct origin *org, char
                   "decimal or 0x hex, optional k/m/g suffix)",
                   src, line, name, value, k->size * 8);
     set_key(cfg, k, v);
-    org[k - keys] = (struct origin){src, line};
+    org[k - keys] = (struct sg_config_origin){src, preset, line};
     any_key = true;
   }
   return SG_OK;
@@ -348,8 +343,15 @@ static enum sg_status read_file(const char *path, char **out, char *err, size_t 
 
 enum sg_status sg_config_load(struct sg_config *cfg, const char *spec, char *err,
                               size_t errlen) {
+  struct sg_config_origin org[NUM_KEYS];
+  return sg_config_load_origins(cfg, spec, org, err, errlen);
+}
+
+enum sg_status sg_config_load_origins(struct sg_config *cfg, const char *spec,
+                                      struct sg_config_origin *org, char *err, size_t errlen) {
   struct sg_config c = defaults;
-  struct origin org[NUM_KEYS] = {{0}};
+  for (unsigned i = 0; i < NUM_KEYS; i++)
+    org[i] = (struct sg_config_origin){0};
   enum sg_status st = SG_OK;
   const struct preset *p = spec && *spec ? find_preset(spec) : NULL;
   if (p) {
@@ -358,7 +360,7 @@ enum sg_status sg_config_load(struct sg_config *cfg, const char *spec, char *err
     char *text = NULL;
     st = read_file(spec, &text, err, errlen);
     if (st == SG_OK) {
-      st = parse_text(&c, org, text, spec, err, errlen);
+      st = parse_text(&c, org, text, spec, false, err, errlen);
       free(text);
     }
   }
@@ -367,11 +369,11 @@ enum sg_status sg_config_load(struct sg_config *cfg, const char *spec, char *err
   char why[160];
   int bad = check_config(&c, why, sizeof why);
   if (bad >= 0) {
-    const struct origin *o = &org[bad];
+    const struct sg_config_origin *o = &org[bad];
     char v[32];
     value_text(&keys[bad], get_key(&c, &keys[bad]), v, sizeof v);
-    if (o->src)
-      return fail(err, errlen, "%s:%u: %s=%s: %s", o->src, o->line, keys[bad].name, v, why);
+    if (o->source)
+      return fail(err, errlen, "%s:%u: %s=%s: %s", o->source, o->line, keys[bad].name, v, why);
     return fail(err, errlen, "%s: %s=%s (default): %s", spec ? spec : "defaults",
                 keys[bad].name, v, why);
   }
@@ -381,7 +383,7 @@ enum sg_status sg_config_load(struct sg_config *cfg, const char *spec, char *err
 
 enum sg_status sg_config_from_env(struct sg_config *cfg, char *err, size_t errlen) {
   char msg[400];
-  enum sg_status st = sg_config_load(cfg, getenv("SOFTGPU_CONFIG"), msg, sizeof msg);
+  enum sg_status st = sg_config_load(cfg, sg_env_get(SG_ENV_CONFIG), msg, sizeof msg);
   if (st != SG_OK)
     return fail(err, errlen, "SOFTGPU_CONFIG: %s", msg);
   return SG_OK;
@@ -416,4 +418,24 @@ void sg_config_help(FILE *out) {
 uint32_t sg_config_max_work_group_size(const struct sg_config *cfg) {
   uint64_t n = (uint64_t)cfg->warps_per_core * cfg->warp_size;
   return n < SG_MAX_CTA_THREADS ? (uint32_t)n : SG_MAX_CTA_THREADS;
+}
+
+unsigned sg_config_num_keys(void) {
+  return NUM_KEYS;
+}
+
+struct sg_config_key_info sg_config_key(unsigned i) {
+  return (struct sg_config_key_info){keys[i].name, keys[i].type, keys[i].help, keys[i].choices};
+}
+
+void sg_config_key_value(const struct sg_config *cfg, unsigned i, char *buf, size_t len) {
+  value_text(&keys[i], get_key(cfg ? cfg : &defaults, &keys[i]), buf, len);
+}
+
+unsigned sg_config_num_presets(void) {
+  return NUM_PRESETS;
+}
+
+struct sg_config_preset_info sg_config_preset(unsigned i) {
+  return (struct sg_config_preset_info){presets[i].name, presets[i].description};
 }

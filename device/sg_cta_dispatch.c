@@ -16,9 +16,13 @@
 
 #define GUARD_GAP (64ull << 10) /* unmapped bytes after every global allocation */
 #define MAX_HOST_THREADS 1024
+/* A worker keeps its stack storage between launches up to this size; a
+ * larger one (a kernel with huge private arrays) is freed after its launch. */
+#define STACK_KEEP (64ull << 20)
 
 _Static_assert(sizeof(struct sg_launch_info) <= SG_PARAM_ARGS_OFFSET,
                "launch info must fit before the arguments");
+_Static_assert(SG_STACK_WINDOW <= UINT32_MAX, "a stack slot must fit sg_cta_desc.stack_size");
 
 /* One host thread's scratch state, created on its first launch and reused:
  * the simulated core it runs CTAs on (a core of the machine in turn, as
@@ -28,7 +32,8 @@ struct worker {
   struct sg_device *dev;
   uint32_t index;
   struct sg_core *core;
-  uint8_t *local, *stack;         /* local_mem_per_core, max CTA * stack_per_lane */
+  uint8_t *local, *stack;         /* local_mem_per_core; the launch's CTA stacks */
+  uint64_t stack_cap;             /* bytes at stack */
   struct sg_region *regions;      /* this worker's copy of the launch map */
   uint32_t regions_cap;
   uint64_t seen;                  /* last launch generation this worker ran */
@@ -40,6 +45,8 @@ struct worker {
   struct sg_trace *trace;
   struct sg_races *races;         /* SOFTGPU_CHECK=races: made once, kept */
   struct sg_sync *sync;           /* SOFTGPU_CHECK=sync */
+  struct sg_check_memory *memcheck;
+  struct sg_check_uninit *uninit;
 };
 
 /* The launch the workers are running. */
@@ -61,6 +68,7 @@ struct job {
   uint32_t ntraces;
   struct sg_races **races;        /* SOFTGPU_CHECK=races: every worker's, checked across CTAs */
   uint32_t nraces;
+  struct sg_check_launch *check;  /* the memory checker's view of the launch; NULL: off */
 };
 
 /* Launches are serialised by launch_lock: each one already uses every host
@@ -69,6 +77,7 @@ struct job {
 struct sg_device {
   struct sg_config cfg;
   struct sg_check check;          /* SOFTGPU_CHECK */
+  bool debug;                     /* SOFTGPU_DEBUG: the engine explains itself */
   _Atomic uint64_t next_addr;
   pthread_mutex_t launch_lock;
   pthread_mutex_t lock;           /* pool state: generation, running, quit, job */
@@ -87,7 +96,7 @@ struct sg_device {
 static uint32_t host_thread_count(const struct sg_config *cfg) {
   if (cfg->host_threads)
     return cfg->host_threads;
-  const char *env = getenv("SOFTGPU_THREADS");
+  const char *env = sg_env_get(SG_ENV_THREADS);
   if (env && *env) {
     char *end;
     unsigned long n = strtoul(env, &end, 10);
@@ -105,7 +114,9 @@ enum sg_status sg_device_create(const struct sg_config *cfg, struct sg_device **
   if (!dev)
     return SG_ENOMEM;
   dev->cfg = *cfg;
-  sg_check_parse(getenv("SOFTGPU_CHECK"), &dev->check, stderr);
+  sg_check_parse(sg_env_get(SG_ENV_CHECK), &dev->check, stderr);
+  const char *dbg = sg_env_get(SG_ENV_DEBUG);
+  dev->debug = dbg && *dbg && *dbg != '0'; /* as runtime/sg_error.c reads it */
   atomic_init(&dev->next_addr, SG_ADDR_GLOBAL);
   dev->num_workers = host_thread_count(cfg);
   dev->workers = calloc(dev->num_workers, sizeof *dev->workers);
@@ -127,6 +138,8 @@ static void worker_free(struct worker *w) {
   sg_trace_destroy(w->trace);
   sg_races_destroy(w->races);
   sg_sync_destroy(w->sync);
+  sg_check_memory_destroy(w->memcheck);
+  sg_check_uninit_destroy(w->uninit);
   sg_findings_free(&w->findings);
   free(w->local);
   free(w->stack);
@@ -185,9 +198,12 @@ uint64_t sg_device_local_mem_size(const struct sg_kernel_info *kernel,
 }
 
 /* Writes one argument into its slot. Returns false (with a message) when the
- * metadata or the value cannot be honoured. */
+ * metadata or the value cannot be honoured. An image's descriptor goes to
+ * *desc_next in the block (at device address *desc_addr), and its slot gets
+ * that address. */
 static bool put_arg(const struct sg_launch *launch, uint32_t i, uint8_t *args,
-                    uint64_t *local_next, char *err, size_t errlen) {
+                    uint64_t *local_next, uint8_t **desc_next, uint64_t *desc_addr, char *err,
+                    size_t errlen) {
   const struct sg_kernel_arg *a = &launch->kernel->args[i];
   const struct sg_arg_value *v = &launch->args[i];
   uint64_t size = a->kind == SG_ARG_VALUE ? a->size : 8;
@@ -214,17 +230,36 @@ static bool put_arg(const struct sg_launch *launch, uint32_t i, uint8_t *args,
     }
     memcpy(args + a->offset, v->bytes, a->size);
     return true;
-  case SG_ARG_IMAGE:
   case SG_ARG_SAMPLER:
-    break;
+    if (!v->bytes) {
+      snprintf(err, errlen, "argument %u has no sampler", i);
+      return false;
+    }
+    memcpy(args + a->offset, v->bytes, 8);
+    return true;
+  case SG_ARG_IMAGE:
+    if (!v->image || !v->buffer) {
+      snprintf(err, errlen, "argument %u has no image", i);
+      return false;
+    }
+    memcpy(*desc_next, v->image, sizeof *v->image);
+    memcpy(args + a->offset, desc_addr, 8);
+    *desc_next += sizeof *v->image;
+    *desc_addr += sizeof *v->image;
+    return true;
   }
-  snprintf(err, errlen, "argument %u: images and samplers are not supported", i);
+  snprintf(err, errlen, "argument %u has an unknown kind", i);
   return false;
 }
 
 static enum sg_status build_params(const struct sg_launch *launch, uint8_t **out,
                                    uint64_t *size, char *err, size_t errlen) {
-  *size = SG_PARAM_ARGS_OFFSET + (uint64_t)launch->kernel->args_size;
+  /* The images' descriptors follow the arguments, 16-byte aligned. */
+  uint64_t desc_off = (SG_PARAM_ARGS_OFFSET + (uint64_t)launch->kernel->args_size + 15) & ~15ull;
+  uint32_t images = 0;
+  for (uint32_t i = 0; i < launch->kernel->num_args; i++)
+    images += launch->kernel->args[i].kind == SG_ARG_IMAGE;
+  *size = desc_off + (uint64_t)images * sizeof(struct sg_tex_desc);
   uint8_t *p = calloc(1, *size);
   if (!p) {
     snprintf(err, errlen, "out of memory for the parameter block");
@@ -242,8 +277,11 @@ static enum sg_status build_params(const struct sg_launch *launch, uint8_t **out
   }
   memcpy(p, &info, sizeof info);
   uint64_t local_next = align16(launch->kernel->static_local_size);
+  uint8_t *desc_next = p + desc_off;
+  uint64_t desc_addr = SG_ADDR_PARAMS + desc_off;
   for (uint32_t i = 0; i < launch->kernel->num_args; i++) {
-    if (!put_arg(launch, i, p + SG_PARAM_ARGS_OFFSET, &local_next, err, errlen)) {
+    if (!put_arg(launch, i, p + SG_PARAM_ARGS_OFFSET, &local_next, &desc_next, &desc_addr, err,
+                 errlen)) {
       free(p);
       return SG_EINVAL;
     }
@@ -301,13 +339,114 @@ static enum sg_status check_launch(const struct sg_device *dev,
              k->name);
     return SG_EINVAL;
   }
-  if (k->private_size > dev->cfg.stack_per_lane) {
+  uint64_t fit = sg_device_private_max_items(&dev->cfg, k);
+  if (threads > fit) {
     snprintf(err, errlen,
-             "kernel '%s' needs %u bytes of private memory per work-item; the device "
-             "has %u (stack_per_lane)", k->name, k->private_size, dev->cfg.stack_per_lane);
+             "kernel '%s' needs %" PRIu64 " bytes of private memory per work-item: a "
+             "work-group of %" PRIu64 " needs more than the %" PRIu64
+             "-byte stack window (at most %" PRIu64 " work-items fit)",
+             k->name, sg_device_private_size(&dev->cfg, k), threads,
+             (uint64_t)SG_STACK_WINDOW, fit);
     return SG_ERESOURCES;
   }
   return SG_OK;
+}
+
+/* ---- What the memory checker knows of a launch --------------------------- */
+
+/* One allocation: the launch view and the objects, slots and names it
+ * points to. Objects: the buffer and __local arguments (their pointers
+ * come from the parameter block) and the program's __local arrays. */
+struct check_storage {
+  struct sg_check_launch l;
+  struct sg_check_object *objects;
+  uint64_t *slot_addr;
+  uint32_t *slot_object;
+  char (*names)[96];
+};
+
+static int by_object_base(const void *a, const void *b) {
+  const struct sg_check_object *x = a, *y = b;
+  return x->base < y->base ? -1 : x->base > y->base;
+}
+
+static struct sg_check_launch *check_launch_new(const struct sg_device *dev,
+                                                const struct sg_launch *launch,
+                                                const struct sg_launch_memmap *map) {
+  const struct sg_kernel_info *k = launch->kernel;
+  const struct sg_program_image *img = launch->program;
+  uint32_t n = k->num_args + img->num_locals;
+  struct check_storage *c = calloc(1, sizeof *c);
+  if (!c)
+    return NULL;
+  c->objects = calloc(n + 1, sizeof *c->objects);
+  c->slot_addr = calloc(n + 1, sizeof *c->slot_addr);
+  c->slot_object = calloc(n + 1, sizeof *c->slot_object);
+  c->names = calloc(n + 1, sizeof *c->names);
+  if (!c->objects || !c->slot_addr || !c->slot_object || !c->names) {
+    free(c->objects), free(c->slot_addr), free(c->slot_object), free(c->names), free(c);
+    return NULL;
+  }
+  uint32_t no = 0, ns = 0;
+  uint64_t local_next = align16(k->static_local_size);
+  for (uint32_t i = 0; i < k->num_args; i++) {
+    const struct sg_kernel_arg *a = &k->args[i];
+    const struct sg_arg_value *v = &launch->args[i];
+    struct sg_check_object o = {.local = a->kind == SG_ARG_LOCAL};
+    if ((a->kind == SG_ARG_GLOBAL || a->kind == SG_ARG_CONSTANT) && v->buffer) {
+      o.base = v->buffer->addr, o.size = v->buffer->size;
+    } else if (a->kind == SG_ARG_LOCAL) {
+      o.base = SG_ADDR_LOCAL + local_next, o.size = v->local_size;
+      local_next += align16(v->local_size);
+    } else {
+      continue;
+    }
+    sg_device_arg_name(k, i, c->names[no], sizeof c->names[0]);
+    o.name = c->names[no];
+    c->slot_addr[ns] = SG_ADDR_PARAMS + SG_PARAM_ARGS_OFFSET + a->offset;
+    c->slot_object[ns++] = no;
+    c->objects[no++] = o;
+  }
+  for (uint32_t i = 0; i < img->num_locals; i++) {
+    if (img->locals[i].kernel && strcmp(img->locals[i].kernel, k->name))
+      continue; /* another kernel's, overlapping this one's */
+    snprintf(c->names[no], sizeof c->names[0], "__local array `%.64s`", img->locals[i].name);
+    c->objects[no] = (struct sg_check_object){.base = SG_ADDR_LOCAL + img->locals[i].offset,
+                                              .size = img->locals[i].size,
+                                              .name = c->names[no],
+                                              .local = true};
+    no++;
+  }
+  /* Sorted by base; the slots follow their objects. */
+  uint32_t *order = calloc(no + 1, sizeof *order);
+  struct sg_check_object *sorted = calloc(no + 1, sizeof *sorted);
+  if (order && sorted) {
+    for (uint32_t i = 0; i < no; i++)
+      sorted[i] = c->objects[i], sorted[i].size = i; /* remember the old index in size */
+    qsort(sorted, no, sizeof *sorted, by_object_base);
+    for (uint32_t i = 0; i < no; i++) {
+      order[sorted[i].size] = i;
+      sorted[i].size = c->objects[sorted[i].size].size;
+    }
+    memcpy(c->objects, sorted, no * sizeof *sorted);
+    for (uint32_t i = 0; i < ns; i++)
+      c->slot_object[i] = order[c->slot_object[i]];
+  }
+  free(order);
+  free(sorted);
+  c->l = (struct sg_check_launch){.objects = c->objects, .num_objects = no,
+                                  .slot_addr = c->slot_addr, .slot_object = c->slot_object,
+                                  .num_slots = ns, .regions = map->regions,
+                                  .num_regions = map->count, .stack_base = SG_ADDR_STACK,
+                                  .stack_size = dev->cfg.stack_per_lane};
+  return &c->l;
+}
+
+static void check_launch_free(struct sg_check_launch *l) {
+  struct check_storage *c = (struct check_storage *)l; /* l is its first member */
+  if (!c)
+    return;
+  free(c->objects), free(c->slot_addr), free(c->slot_object), free(c->names), free(c);
 }
 
 /* ---- Workers ------------------------------------------------------------- */
@@ -320,7 +459,10 @@ static enum sg_status worker_prepare(struct sg_device *dev, struct worker *w,
     struct sg_sim_config sim = {.warp_size = cfg->warp_size,
                                 .watchdog_insns = cfg->watchdog_insns,
                                 .strict = dev->check.strict,
-                                .reconv = (enum sg_reconv_policy)cfg->reconv};
+                                .reconv = (enum sg_reconv_policy)cfg->reconv,
+                                .engine = (enum sg_engine)cfg->engine,
+                                .jit_threshold = cfg->jit_threshold,
+                                .debug = dev->debug};
     enum sg_status st = sg_core_create(&sim, w->index, &w->core);
     if (st != SG_OK)
       return st;
@@ -330,9 +472,14 @@ static enum sg_status worker_prepare(struct sg_device *dev, struct worker *w,
    * the kernel never touches. */
   if (!w->local && cfg->local_mem_per_core && !(w->local = calloc(1, cfg->local_mem_per_core)))
     return SG_ENOMEM;
-  uint64_t stack = (uint64_t)sg_config_max_work_group_size(cfg) * cfg->stack_per_lane;
-  if (!w->stack && !(w->stack = calloc(1, stack)))
-    return SG_ENOMEM;
+  uint64_t stack = job->map->stack_index >= 0 ? job->map->regions[job->map->stack_index].size : 0;
+  if (w->stack_cap < stack) {
+    free(w->stack);
+    w->stack_cap = 0;
+    if (!(w->stack = calloc(1, stack)))
+      return SG_ENOMEM;
+    w->stack_cap = stack;
+  }
   if (w->regions_cap < job->map->count) {
     struct sg_region *r = realloc(w->regions, job->map->count * sizeof *r);
     if (!r)
@@ -367,8 +514,40 @@ static enum sg_status worker_prepare(struct sg_device *dev, struct worker *w,
       return SG_ENOMEM;
     w->hooks[n++] = sg_sync_hook(w->sync);
   }
+  if (job->check && dev->check.uninit) {
+    enum sg_status st = SG_OK;
+    if (!w->uninit)
+      st = sg_check_uninit_create(w->core, cfg->warp_size, &w->uninit);
+    if (st == SG_OK)
+      st = sg_check_uninit_launch(w->uninit, job->check, sg_config_max_work_group_size(cfg),
+                                  SG_ADDR_LOCAL,
+                                  sg_device_local_mem_size(launch->kernel, launch->args));
+    if (st != SG_OK)
+      return st;
+    w->hooks[n++] = sg_check_uninit_hook(w->uninit);
+  }
+  if (job->check && dev->check.memory) {
+    enum sg_status st = SG_OK;
+    if (!w->memcheck)
+      st = sg_check_memory_create(w->core, cfg->warp_size, &w->memcheck);
+    if (st == SG_OK)
+      st = sg_check_memory_launch(w->memcheck, job->check,
+                                  (sg_config_max_work_group_size(cfg) + cfg->warp_size - 1) /
+                                      cfg->warp_size);
+    if (st != SG_OK)
+      return st;
+    w->hooks[n++] = sg_check_memory_hook(w->memcheck);
+  }
   sg_core_set_hooks(w->core, w->hooks, n);
   return SG_OK;
+}
+
+static void trim_stack(struct worker *w) {
+  if (w->stack_cap > STACK_KEEP) {
+    free(w->stack);
+    w->stack = NULL;
+    w->stack_cap = 0;
+  }
 }
 
 static void record_failure(struct job *job, enum sg_status st, uint64_t cta_index,
@@ -395,6 +574,7 @@ static void run_ctas(struct sg_device *dev, struct worker *w, struct job *job) {
   enum sg_status st = worker_prepare(dev, w, job);
   if (st != SG_OK) {
     record_failure(job, st, 0, NULL, NULL);
+    trim_stack(w);
     return;
   }
   sg_memmap_bind(job->map, w->local, w->stack, w->regions, &mem);
@@ -406,8 +586,8 @@ static void run_ctas(struct sg_device *dev, struct worker *w, struct job *job) {
     sg_ndrange_cta(&launch->nd, dev->cfg.warp_size, i, &w->cta);
     w->cta.entry_pc = launch->kernel->entry_pc;
     w->cta.params_addr = SG_ADDR_PARAMS;
-    w->cta.stack_base = SG_ADDR_STACK;
-    w->cta.stack_size = dev->cfg.stack_per_lane;
+    w->cta.stack_base = job->map->stack_base;
+    w->cta.stack_size = (uint32_t)sg_device_private_size(&dev->cfg, launch->kernel);
     w->cta.core_id = (uint32_t)(i % dev->cfg.cores); /* round-robin, as a GPU's CTA issue */
     struct sg_fault fault = {0};
     st = sg_core_run_cta(w->core, launch->program->code, &w->cta, &mem, &w->findings, &fault);
@@ -424,6 +604,7 @@ static void run_ctas(struct sg_device *dev, struct worker *w, struct job *job) {
   if (w->races && job->races)
     job->races[job->nraces++] = w->races;
   pthread_mutex_unlock(&job->lock);
+  trim_stack(w);
 }
 
 static void *worker_main(void *arg) {
@@ -494,16 +675,42 @@ static void run_job(struct sg_device *dev, struct job *job) {
 
 /* ---- Launch ---------------------------------------------------------------- */
 
-/* "work-item (global 17,0,0; group 1,0,0; local 1,0,0) at PC 0x10234 (sw a1,
- * 0(a0))": who did it and where. */
-static void where(const struct sg_launch *launch, const uint32_t ctaid[3], const uint32_t tid[3],
-                  uint64_t pc, char *out, size_t len) {
+/* "input.cl:5:12: " when the program has a line for pc. */
+static void where(const struct sg_source_loc *loc, bool found, char *out, size_t len) {
+  if (!found)
+    out[0] = 0;
+  else if (loc->col)
+    snprintf(out, len, "%s:%u:%u: ", loc->file, loc->line, loc->col);
+  else
+    snprintf(out, len, "%s:%u: ", loc->file, loc->line);
+}
+
+/* "; source: out[i] = in[i + 64];": the line, without its indentation. */
+static void quote(const struct sg_source_loc *loc, bool found, char *out, size_t len) {
+  out[0] = 0;
+  if (!found || !loc->text)
+    return;
+  const char *t = loc->text;
+  uint32_t n = loc->text_len;
+  while (n && (*t == ' ' || *t == '\t'))
+    t++, n--;
+  while (n && (t[n - 1] == ' ' || t[n - 1] == '\t' || t[n - 1] == '\r'))
+    n--;
+  if (n)
+    snprintf(out, len, "; source: %.*s%s", n > 160 ? 160 : (int)n, t, n > 160 ? "..." : "");
+}
+
+/* "work-item (global 17,0,0; group 1,0,0; local 1,0,0; warp 0 lane 1) at PC
+ * 0x10234 (sw a1, 0(a0))": who did it and where (warp_lane NULL: not
+ * known, as for the other work-item of a race). */
+static void who(const struct sg_launch *launch, const uint32_t ctaid[3], const uint32_t tid[3],
+                const uint32_t *warp_lane, uint64_t pc, char *out, size_t len) {
   const struct sg_ndrange *nd = &launch->nd;
   const struct sg_program_image *img = launch->program;
   uint64_t gid[3];
   for (int d = 0; d < 3; d++)
     gid[d] = nd->global_offset[d] + ctaid[d] * nd->local_size[d] + tid[d];
-  char insn[96] = "";
+  char insn[96] = "", lane[48] = "";
   if (pc >= img->ro_base && pc - img->ro_base + 4 <= img->ro_size && pc % 4 == 0) {
     uint32_t word;
     struct sg_uop u;
@@ -512,26 +719,76 @@ static void where(const struct sg_launch *launch, const uint32_t ctaid[3], const
     sg_decode(word, &u);
     snprintf(insn, sizeof insn, " (%s)", sg_disasm(&u, pc, text, sizeof text));
   }
+  if (warp_lane)
+    snprintf(lane, sizeof lane, "; warp %u lane %u", warp_lane[0], warp_lane[1]);
   snprintf(out, len,
            "work-item (global %" PRIu64 ",%" PRIu64 ",%" PRIu64
-           "; group %u,%u,%u; local %u,%u,%u) at PC 0x%" PRIx64 "%s",
-           gid[0], gid[1], gid[2], ctaid[0], ctaid[1], ctaid[2], tid[0], tid[1], tid[2], pc,
+           "; group %u,%u,%u; local %u,%u,%u%s) at PC 0x%" PRIx64 "%s",
+           gid[0], gid[1], gid[2], ctaid[0], ctaid[1], ctaid[2], tid[0], tid[1], tid[2], lane, pc,
            insn);
 }
 
-/* "store of 4 bytes to unmapped address 0x0 by work-item (...) at PC ..."; a
- * finding about two work-items (a race) names the other after it: "...;
- * the other work-item (...) at PC ...". */
+/* "input.cl:5:12: store of 4 bytes to unmapped address 0x0 by work-item
+ * (...) at PC 0x10234 (sw a1, 0(a0))": the finding, with its source
+ * location when the program has line tables (the quoted line goes in
+ * *src). A finding about two work-items (a race) names the other after it:
+ * "...; the other: input.cl:7:3: work-item (...) at PC ...". */
 static void describe(const struct sg_launch *launch, const struct sg_fault *f,
-                     const uint32_t ctaid[3], char *out, size_t len) {
-  char first[256], other[256] = "";
-  where(launch, ctaid, f->tid, f->pc, first, sizeof first);
+                     const uint32_t ctaid[3], char *out, size_t len, char *src, size_t srclen) {
+  const struct sg_program_image *img = launch->program;
+  char at[256], first[320], other[512] = "";
+  struct sg_source_loc loc;
+  bool found = sg_program_locate(img, f->pc, &loc);
+  where(&loc, found, at, sizeof at);
+  quote(&loc, found, src, srclen);
+  const uint32_t warp_lane[2] = {f->warp, f->lane};
+  who(launch, ctaid, f->tid, warp_lane, f->pc, first, sizeof first);
   if (f->other.pc) {
-    char w[224];
-    where(launch, f->other.ctaid, f->other.tid, f->other.pc, w, sizeof w);
-    snprintf(other, sizeof other, "; the other %s", w);
+    char oat[256], w[256];
+    found = sg_program_locate(img, f->other.pc, &loc);
+    where(&loc, found, oat, sizeof oat);
+    who(launch, f->other.ctaid, f->other.tid, NULL, f->other.pc, w, sizeof w);
+    snprintf(other, sizeof other, "; the other: %s%s", oat, w);
   }
-  snprintf(out, len, "%s by %s%s", f->what[0] ? f->what : sg_fault_text(f->kind), first, other);
+  snprintf(out, len, "%s%s by %s%s", at, f->what[0] ? f->what : sg_fault_text(f->kind), first,
+           other);
+}
+
+/* Sites of one kind at one source line (and, for a race, with the other
+ * access at one source line) are one site, whatever PCs the compiler made
+ * of the line (an unrolled loop, a vector split into lanes): counts are
+ * added to the earliest (f is sorted by first work-item). */
+static void merge_lines(const struct sg_program_image *img, struct sg_findings *f) {
+  struct key {
+    const char *file, *other_file;
+    uint32_t line, other_line;
+  } *keys = calloc(f->count + 1, sizeof *keys);
+  if (!keys)
+    return;
+  uint32_t kept = 0;
+  for (uint32_t i = 0; i < f->count; i++) {
+    struct sg_source_loc loc;
+    struct key k = {0};
+    if (sg_program_locate(img, f->site[i].first.pc, &loc))
+      k.file = loc.file, k.line = loc.line;
+    if (f->site[i].first.other.pc && sg_program_locate(img, f->site[i].first.other.pc, &loc))
+      k.other_file = loc.file, k.other_line = loc.line;
+    uint32_t j = 0;
+    while (k.file && j < kept &&
+           !(keys[j].file == k.file && keys[j].line == k.line &&
+             keys[j].other_file == k.other_file && keys[j].other_line == k.other_line &&
+             f->site[j].first.kind == f->site[i].first.kind &&
+             !f->site[j].first.other.pc == !f->site[i].first.other.pc))
+      j++;
+    if (k.file && j < kept) {
+      f->site[j].count += f->site[i].count;
+      continue;
+    }
+    keys[kept] = k;
+    f->site[kept++] = f->site[i];
+  }
+  f->count = kept;
+  free(keys);
 }
 
 /* The last line of a report: how many findings of each kind, and which
@@ -556,15 +813,16 @@ static void summarise(const struct sg_launch *launch, const struct sg_findings *
   fputs(")\n", out);
 }
 
-/* One line per site ("kernel 'k': <finding> by work-item ... at PC ...; 37
- * times"), the first SG_REPORT_MAX_SITES of them, then how many more, then
- * the summary. */
+/* One line per site ("kernel 'k': input.cl:5:3: <finding> by work-item ...
+ * at PC ...; 37 times; source: ..."), the first SG_REPORT_MAX_SITES of
+ * them, then how many more, then the summary. */
 static char *report_findings(const struct sg_launch *launch, struct sg_findings *f,
                              const struct sg_check *check, uint64_t *total) {
   *total = f->lost;
   if (!f->count && !f->lost)
     return NULL;
   sg_findings_sort(f);
+  merge_lines(launch->program, f);
   char *text = NULL;
   size_t len = 0;
   FILE *out = open_memstream(&text, &len);
@@ -578,12 +836,12 @@ static char *report_findings(const struct sg_launch *launch, struct sg_findings 
       more += site->count;
       continue;
     }
-    char line[1024];
-    describe(launch, &site->first, site->ctaid, line, sizeof line);
+    char line[1280], src[256];
+    describe(launch, &site->first, site->ctaid, line, sizeof line, src, sizeof src);
     fprintf(out, "kernel '%s': %s", launch->kernel->name, line);
     if (site->count > 1)
       fprintf(out, "; %" PRIu64 " times", site->count);
-    fputc('\n', out);
+    fprintf(out, "%s\n", src);
   }
   if (more)
     fprintf(out, "kernel '%s': %" PRIu64 " more findings at %u more sites not shown\n",
@@ -640,8 +898,10 @@ enum sg_status sg_device_launch(struct sg_device *dev, const struct sg_launch *l
                          launch->nd.local_size[2];
   uint64_t local = sg_device_local_mem_size(launch->kernel, launch->args);
   struct sg_launch_memmap map;
+  /* check_launch bounds the product by SG_STACK_WINDOW */
   st = sg_memmap_build(launch, params, params_size, local,
-                       cta_threads * dev->cfg.stack_per_lane, &map, msg, msglen);
+                       cta_threads * sg_device_private_size(&dev->cfg, launch->kernel), &map,
+                       msg, msglen);
   if (st != SG_OK) {
     free(params);
     return st;
@@ -664,12 +924,21 @@ enum sg_status sg_device_launch(struct sg_device *dev, const struct sg_launch *l
     snprintf(msg, msglen, "out of memory for the race checker");
     return SG_ENOMEM;
   }
+  if ((dev->check.memory || dev->check.uninit) && !(job.check = check_launch_new(dev, launch, &map))) {
+    free(job.traces);
+    free(job.races);
+    sg_memmap_free(&map);
+    free(params);
+    snprintf(msg, msglen, "out of memory for the memory checker");
+    return SG_ENOMEM;
+  }
   atomic_init(&job.next_cta, 0);
   atomic_init(&job.stop, false);
   pthread_mutex_init(&job.lock, NULL);
   if (num_ctas > 0)
     run_job(dev, &job);
   pthread_mutex_destroy(&job.lock);
+  check_launch_free(job.check);
   sg_memmap_free(&map);
   free(params);
 
@@ -697,9 +966,9 @@ enum sg_status sg_device_launch(struct sg_device *dev, const struct sg_launch *l
   if (job.status == SG_EFAULT) {
     result->fault = job.fault;
     memcpy(result->fault_ctaid, job.fault_ctaid, sizeof result->fault_ctaid);
-    char what[sizeof result->message - 64];
-    describe(launch, &job.fault, job.fault_ctaid, what, sizeof what);
-    snprintf(msg, msglen, "kernel '%s' faulted: %s", launch->kernel->name, what);
+    char what[sizeof result->message - 64], src[256];
+    describe(launch, &job.fault, job.fault_ctaid, what, sizeof what, src, sizeof src);
+    snprintf(msg, msglen, "kernel '%s' faulted: %.700s%.250s", launch->kernel->name, what, src);
   } else if (job.status == SG_ENOMEM) {
     snprintf(msg, msglen, "out of host memory running kernel '%s'", launch->kernel->name);
   } else if (job.status != SG_OK) {

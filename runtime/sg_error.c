@@ -84,7 +84,7 @@ const char *sg_error_name(cl_int err) {
 static bool debug_enabled(void) {
   static int enabled = -1; /* racy first read is harmless: same answer */
   if (enabled < 0) {
-    const char *v = getenv("SOFTGPU_DEBUG");
+    const char *v = sg_env_get(SG_ENV_DEBUG);
     enabled = v && *v && *v != '0';
   }
   return enabled;

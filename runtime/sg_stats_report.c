@@ -14,7 +14,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static const char *target; /* NULL: statistics off */
 
 static void read_env(void) {
-  const char *v = getenv("SOFTGPU_STATS");
+  const char *v = sg_env_get(SG_ENV_STATS);
   target = v && v[0] && strcmp(v, "0") != 0 ? v : NULL;
 }
 

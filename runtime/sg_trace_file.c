@@ -15,7 +15,7 @@ struct sg_trace_out *sg_trace_file(const struct sg_config *cfg) {
   pthread_mutex_lock(&lock);
   if (!tried) {
     tried = true;
-    const char *path = getenv("SOFTGPU_TRACE");
+    const char *path = sg_env_get(SG_ENV_TRACE);
     char err[256];
     if (path && *path && !(file = sg_trace_out_open(path, cfg->trace_limit, err, sizeof err)))
       fprintf(stderr, "SoftGPU: SOFTGPU_TRACE: %s; kernels run without a trace\n", err);

@@ -42,7 +42,7 @@ enum sg_status sg_core_create(const struct sg_sim_config *cfg, uint32_t id,
                               struct sg_core **out) {
   *out = NULL;
   if (!cfg || cfg->warp_size < 1 || cfg->warp_size > SG_MAX_WARP_SIZE ||
-      !sg_reconv_policy_ops(cfg->reconv))
+      !sg_reconv_policy_ops(cfg->reconv) || (unsigned)cfg->engine >= SG_NUM_ENGINES)
     return SG_EINVAL;
   struct sg_core *c = calloc(1, sizeof(*c));
   if (!c)
@@ -96,16 +96,20 @@ static void warp_init(struct sg_core *c, struct sg_warp *w, struct sg_cta_slot *
                       uint32_t id) {
   const struct sg_cta_desc *d = cs->desc;
   unsigned ws = c->cfg.warp_size;
-  /* Only registers the code names can be read: zeroing all 64 rows of every
+  /* Only registers some path from the entry reads before writing them can
+   * be read uninitialised (sg_code_live_in): zeroing all 64 rows of every
    * warp would cost more than running a short kernel. */
-  for (uint64_t m = c->code->x_used; m; m &= m - 1)
+  for (uint64_t m = c->zero_x; m; m &= m - 1)
     memset(w->x[__builtin_ctzll(m)], 0, ws * sizeof(uint64_t));
-  for (uint64_t m = c->code->f_used; m; m &= m - 1)
+  for (uint64_t m = c->zero_f; m; m &= m - 1)
     memset(w->f[__builtin_ctzll(m)], 0, ws * sizeof(uint64_t));
-  memset(w->fcsr, 0, sizeof(w->fcsr));
+  memset(w->fcsr, 0, ws * sizeof(w->fcsr[0]));
+  /* sp: the top of the lane's stack slot (thread t's slot ends at
+   * stack_base + (t + 1) * stack_size); a0: the parameter block. */
+  uint64_t sp = d->stack_base + (uint64_t)(id * ws + 1) * d->stack_size;
   for (unsigned l = 0; l < ws; l++) {
-    w->x[2][l] = d->stack_base + (uint64_t)(id * ws + l + 1) * d->stack_size; /* sp */
-    w->x[10][l] = d->params_addr;                                            /* a0 */
+    w->x[2][l] = sp + (uint64_t)l * d->stack_size;
+    w->x[10][l] = d->params_addr;
   }
   w->lr_valid = 0;
   w->lanes = d->init_mask[id] & (ws == 64 ? ~0ull : (1ull << ws) - 1);
@@ -351,6 +355,9 @@ enum sg_status sg_core_run_cta(struct sg_core *c, const struct sg_code *code,
   memset(fault, 0, sizeof(*fault));
   c->stopped = false;
   c->code = code;
+  sg_code_live_in(code, cta->entry_pc, &c->zero_x, &c->zero_f);
+  c->zero_x &= ~(1ull << 2 | 1ull << 10); /* sp and a0 are set below */
+  c->jit = c->cfg.engine == SG_ENGINE_JIT && !c->nhooks ? sg_jit_entries(c, code, cta->entry_pc) : NULL;
   c->fault = fault;
   c->findings = findings;
   struct sg_cta_slot *cs = &c->cta;
@@ -374,6 +381,8 @@ enum sg_status sg_core_run_cta(struct sg_core *c, const struct sg_code *code,
   fesetround(FE_TONEAREST);
   s = run(c, cs);
   fesetenv(&host_env);
+  if (c->cfg.engine == SG_ENGINE_JIT && !c->jit && !c->nhooks)
+    sg_jit_ran(code, cta->entry_pc, cs->insns); /* toward translating it */
   if (c->nhooks)
     sg_core_emit(c, cs, NULL,
                  (struct sg_event){.kind = SG_EV_CTA_END, .time = cs->insns, .arg = s != SG_OK});

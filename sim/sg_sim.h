@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 /* Status codes used below runtime/ (mapped to CL codes only in runtime/). */
 enum sg_status {
@@ -22,6 +23,32 @@ enum sg_status {
   SG_ELINK,    /* unresolved symbols or link failure */
   SG_ERESOURCES /* launch needs more than the machine has */
 };
+
+/* ---- Environment (sg_env.def: SG_ENV(NAME, "option", "ARG", kind, "help")) */
+
+/* What a variable's value is, so tools can check it before setting it. */
+enum sg_env_kind {
+  SG_ENV_KIND_CONFIG, /* a configuration spec, as sg_config_load takes */
+  SG_ENV_KIND_COUNT,  /* a number 1..1024 */
+  SG_ENV_KIND_TEXT,   /* anything: the library explains what it ignores */
+  SG_ENV_KIND_FLAG    /* set ("1") or not */
+};
+enum sg_env_var {
+#define SG_ENV(name, option, arg, kind, help) SG_ENV_##name,
+#include "sg_env.def"
+#undef SG_ENV
+  SG_ENV_NUM
+};
+/* getenv of SOFTGPU_<NAME>: every variable the library reads goes through
+ * here, so sg_env.def is the whole list. */
+static inline const char *sg_env_get(enum sg_env_var var) {
+  static const char *const names[] = {
+#define SG_ENV(name, option, arg, kind, help) "SOFTGPU_" #name,
+#include "sg_env.def"
+#undef SG_ENV
+  };
+  return getenv(names[var]);
+}
 
 /* Largest warp and CTA the sim supports (masks are uint64_t). */
 #define SG_MAX_WARP_SIZE 64
@@ -94,13 +121,15 @@ enum sg_fmt {
   SG_FMT_SFU,   /* f rd, f rs1 [, f rs2]; function number in rm */
   SG_FMT_X1,    /* x rs1 */
   SG_FMT_X2,    /* x rd, x rs1 */
-  SG_FMT_MARK   /* mark (funct7, in rm), x rs1, x rs2 */
+  SG_FMT_MARK,  /* mark (funct7, in rm), x rs1, x rs2 */
+  SG_FMT_TX,    /* x rd:rd+1, x rs1, x rs2:rs2+1 [, x rs3]: texture reads (pairs: even, not x0) */
+  SG_FMT_TXS    /* x rd:rd+1 (read), x rs1, x rs2:rs2+1: texture stores */
 };
 
 /* Functional units (the UNIT column of sg_insn.def), for timing mode. */
 enum sg_unit {
   SG_UNIT_ALU, SG_UNIT_MUL, SG_UNIT_DIV, SG_UNIT_FPU, SG_UNIT_SFU,
-  SG_UNIT_LSU, SG_UNIT_BRANCH, SG_UNIT_CSR, SG_UNIT_SIMT
+  SG_UNIT_LSU, SG_UNIT_BRANCH, SG_UNIT_CSR, SG_UNIT_SIMT, SG_UNIT_TEX
 };
 
 /* Table lookups by op (SG_OP_ILLEGAL included: "illegal", SG_FMT_N, ALU). */
@@ -143,6 +172,66 @@ enum {
 /* Name of a CSR the core knows ("fflags", "sg.tid.x"); NULL otherwise. */
 const char *sg_csr_name(unsigned csr);
 
+/* ---- Texture unit (sg_tex.c, sg_tex.def, docs/isa.md) -------------------- */
+
+/* The image descriptor an image instruction's rs1 points to. */
+#define SG_TEX_FIELD_U32 uint32_t
+#define SG_TEX_FIELD_U64 uint64_t
+struct sg_tex_desc {
+#define SG_TEX_DESC(name, type, what) SG_TEX_FIELD_##type name;
+#include "sg_tex.def"
+#undef SG_TEX_DESC
+};
+enum sg_tex_geom {
+#define SG_TEX_GEOM(name, dims, layer) SG_TEX_GEOM_##name,
+#include "sg_tex.def"
+#undef SG_TEX_GEOM
+  SG_TEX_NUM_GEOMS
+};
+enum sg_tex_type {
+#define SG_TEX_TYPE(name, bytes, cls) SG_TEX_TYPE_##name,
+#include "sg_tex.def"
+#undef SG_TEX_TYPE
+  SG_TEX_NUM_TYPES
+};
+enum sg_tex_order {
+#define SG_TEX_ORDER(name, layout, border_alpha, srgb) SG_TEX_ORDER_##name,
+#include "sg_tex.def"
+#undef SG_TEX_ORDER
+  SG_TEX_NUM_ORDERS
+};
+/* The sampler word (rs3 of sg.tex.sample/samplei; docs/isa.md): bit 0
+ * normalized coordinates, bits 3:1 the addressing mode, bits 5:4 the
+ * filter. The same bits as OpenCL C's CLK_* sampler values. */
+enum {
+  SG_TEX_NORMALIZED = 0x01,
+  SG_TEX_ADDR_NONE = 0x00,
+  SG_TEX_ADDR_CLAMP_TO_EDGE = 0x02,
+  SG_TEX_ADDR_CLAMP = 0x04,
+  SG_TEX_ADDR_REPEAT = 0x06,
+  SG_TEX_ADDR_MIRRORED_REPEAT = 0x08,
+  SG_TEX_ADDR_MASK = 0x0e,
+  SG_TEX_NEAREST = 0x10,
+  SG_TEX_LINEAR = 0x20,
+  SG_TEX_FILTER_MASK = 0x30
+};
+/* What an image instruction's register pair holds (funct2): four 32-bit
+ * floats, signed or unsigned integers. */
+enum sg_tex_kind { SG_TEX_KIND_FLOAT, SG_TEX_KIND_INT, SG_TEX_KIND_UINT };
+/* Texels one lane of one instruction touches at most (linear filtering of a
+ * 3D image). */
+#define SG_TEX_MAX_TEXELS 8
+/* Can register r start a pair (rd:rd+1, rs2:rs2+1)? Even, and not x0. */
+static inline bool sg_pair_reg(unsigned r) { return r != 0 && (r & 1) == 0; }
+/* Bytes of one texel of format (type | order << 8); 0 for a combination the
+ * unit does not know. */
+uint32_t sg_tex_texel_size(uint32_t format);
+/* Writes value (R, G, B, A: the bits of floats, or 32-bit integers, as the
+ * format's channel type takes them) as one texel of format, converted as
+ * sg.tex.store converts it. Returns the texel's size (0: no such format,
+ * nothing written). */
+uint32_t sg_tex_encode(uint32_t format, const uint32_t value[4], uint8_t *texel);
+
 /* ---- Program ----------------------------------------------------------- */
 
 /* Branch PC -> reconvergence PC (immediate post-dominator). SG_RECONV_EXIT
@@ -179,7 +268,10 @@ enum {
   SG_PERM_STORE_REPORTED = 8,
   /* Private stacks: one slot per work-item of the CTA (sg_cta_desc.stack_*);
    * a lane touching outside its own slot is a stack overflow. */
-  SG_PERM_PRIVATE = 16
+  SG_PERM_PRIVATE = 16,
+  /* A load without SG_PERM_R reads all the same, and is reported (a buffer
+   * the host created write-only: GPUs do not enforce it). */
+  SG_PERM_LOAD_REPORTED = 32
 };
 
 /* What a region holds, for the consumers of instruction records (timing
@@ -240,12 +332,26 @@ enum sg_reconv_policy {
 /* "ipdom", "mpipdom"; NULL for a value that is not a policy. */
 const char *sg_reconv_policy_name(enum sg_reconv_policy policy);
 
+/* Functional-mode engines (config key `engine`, docs/engine.md): the
+ * interpreter, and translated blocks (LLVM ORC JIT) for full warps with the
+ * interpreter for the rest. Same results, same findings. */
+#define SG_ENGINES(X) X(INTERP, interp) X(JIT, jit)
+enum sg_engine {
+#define X(e, n) SG_ENGINE_##e,
+  SG_ENGINES(X)
+#undef X
+  SG_NUM_ENGINES
+};
+
 /* What the sim needs of the machine configuration. */
 struct sg_sim_config {
   uint32_t warp_size;        /* 1..64 */
   uint64_t watchdog_insns;   /* warp instructions per CTA before a watchdog fault; 0 = none */
   bool strict;               /* every finding ends the CTA, as fatal faults do */
   enum sg_reconv_policy reconv;
+  enum sg_engine engine;     /* used by the fast loop only: consumers see the interpreter */
+  uint64_t jit_threshold;    /* warp instructions a kernel runs interpreted before translation */
+  bool debug;                /* SOFTGPU_DEBUG: the JIT says what it translated, or why not */
 };
 
 /* ---- Statistics (sg_stats.def) ----------------------------------------- */
@@ -289,6 +395,11 @@ struct sg_insn_record {
   uint64_t reconv_pc;        /* when they diverged: where they rejoin (SG_RECONV_EXIT: never) */
   /* sg.barrier */
   uint32_t barrier;          /* the barrier: the CTA's slot on the core */
+  /* the texture unit (SG_UNIT_TEX): every texel each active lane read or
+   * wrote, for a texture cache (mem, size and addr above give the first
+   * one); lanes that read only the border color touch none */
+  uint8_t texels[SG_MAX_WARP_SIZE];
+  uint64_t texel_addr[SG_MAX_WARP_SIZE][SG_TEX_MAX_TEXELS];
 };
 
 /* What happens between instructions. */
@@ -430,6 +541,58 @@ enum sg_status sg_core_run_cta(struct sg_core *core, const struct sg_code *code,
                                const struct sg_cta_desc *cta,
                                const struct sg_memmap *mem, struct sg_findings *findings,
                                struct sg_fault *fault);
+
+/* ---- Checkers (docs/checking.md) ----------------------------------------- */
+
+/* Memory an access is meant to stay in: a buffer argument, a __local
+ * argument or a __local array. */
+struct sg_check_object {
+  uint64_t base, size;
+  const char *name;  /* "buffer argument 1 `in`", "__local array `tile`" */
+  bool local;        /* in the local window: "at offset N of SIZE" */
+};
+/* What the memory checker knows of a launch (shared by its consumers). */
+struct sg_check_launch {
+  const struct sg_check_object *objects; /* sorted by base */
+  uint32_t num_objects;
+  const uint64_t *slot_addr;     /* parameter-block words holding a pointer ... */
+  const uint32_t *slot_object;   /* ... to this object */
+  uint32_t num_slots;
+  const struct sg_region *regions; /* the launch's map: unmapped accesses are the core's */
+  uint32_t num_regions;
+  uint64_t stack_base;           /* private stacks: thread t's slot at base + t * size */
+  uint32_t stack_size;
+};
+
+/* The precise memory checker: follows which object each register's pointer
+ * came from (per warp, through moves, pointer arithmetic and private-stack
+ * spills) and reports an access through it that leaves the object but
+ * lands in mapped memory (another buffer, a sub-buffer's parent, the next
+ * __local array), and misaligned loads and stores. Findings go to the core
+ * it is attached to (sg_core_finding). */
+struct sg_check_memory;
+enum sg_status sg_check_memory_create(struct sg_core *core, uint32_t warp_size,
+                                      struct sg_check_memory **out);
+/* The launch the next CTAs belong to (l must outlive them). */
+enum sg_status sg_check_memory_launch(struct sg_check_memory *m, const struct sg_check_launch *l,
+                                      uint32_t max_warps);
+struct sg_hook *sg_check_memory_hook(struct sg_check_memory *m);
+void sg_check_memory_destroy(struct sg_check_memory *m);
+
+/* The uninitialized-value checker (SOFTGPU_CHECK=uninit): a shadow bit per
+ * byte of every register lane and of private and __local memory; reports a
+ * branch, a jump or an address that depends on uninitialized bytes, and a
+ * store to global memory of a value none of whose bytes were initialized. */
+struct sg_check_uninit;
+enum sg_status sg_check_uninit_create(struct sg_core *core, uint32_t warp_size,
+                                      struct sg_check_uninit **out);
+/* max_threads: work-items a CTA may have; the local window is
+ * [local_base, local_base + local_size). */
+enum sg_status sg_check_uninit_launch(struct sg_check_uninit *u, const struct sg_check_launch *l,
+                                      uint32_t max_threads, uint64_t local_base,
+                                      uint64_t local_size);
+struct sg_hook *sg_check_uninit_hook(struct sg_check_uninit *u);
+void sg_check_uninit_destroy(struct sg_check_uninit *u);
 
 /* ---- Checkers (SOFTGPU_CHECK; docs/races.md) ----------------------------- */
 

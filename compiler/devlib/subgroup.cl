@@ -220,9 +220,13 @@ SG_OVL int sub_group_ballot_bit_extract(uint4 value, uint index) {
   return index < 64 && (mask64(value) >> index & 1);
 }
 
-/* The bit operations count only bits of lanes the sub-group has. */
+/* The bit operations consider the bits that can stand for work-items of a
+ * sub-group: below get_max_sub_group_size(), also in a partial last
+ * sub-group (the CTS's subgroups/subgroup_functions_ballot reads the
+ * cl_khr_subgroup_ballot wording so, for the bit counts, scans, find_lsb/msb
+ * and the ge/gt/le masks alike). */
 static ulong valid(uint4 value) {
-  uint n = get_sub_group_size();
+  uint n = get_max_sub_group_size();
   return mask64(value) & (n >= 64 ? ~0ul : (1ul << n) - 1);
 }
 
@@ -246,8 +250,8 @@ SG_OVL uint sub_group_ballot_find_msb(uint4 value) {
   return m ? 63 - (uint)__builtin_clzl(m) : ~0u;
 }
 
-/* Masks of lanes relative to the caller's lane, over the warp's real
- * work-items. */
+/* Masks of lanes relative to the caller's lane, over the bits valid()
+ * keeps. */
 static ulong lanes(void) { return valid((uint4)(~0u, ~0u, 0, 0)); }
 SG_OVL uint4 get_sub_group_eq_mask(void) { return mask4(1ul << SG_LANE()); }
 SG_OVL uint4 get_sub_group_ge_mask(void) { return mask4(lanes() & ~((1ul << SG_LANE()) - 1)); }

@@ -10,8 +10,9 @@
  * combine their totals in several rounds. */
 #define SG_WG_SLOTS 64
 
-/* The scratch lives in the local window: the section .sg.local is where the
- * linker places __local variables (the CTA's own copy of them). OpenCL C has
+/* The scratch lives in the local window: variables of the section .sg.local
+ * are placed there like __local ones, per kernel that reaches them
+ * (sg_cc_passes.c, overlay_locals; the CTA's own copy). OpenCL C has
  * no program-scope __local, hence the __global spelling: on this target
  * every address space is the same flat pointer. The library is linked
  * lazily, so only programs that use a collective carry it, and it counts in
