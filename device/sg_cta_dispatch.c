@@ -437,8 +437,8 @@ static struct sg_check_launch *check_launch_new(const struct sg_device *dev,
   c->l = (struct sg_check_launch){.objects = c->objects, .num_objects = no,
                                   .slot_addr = c->slot_addr, .slot_object = c->slot_object,
                                   .num_slots = ns, .regions = map->regions,
-                                  .num_regions = map->count, .stack_base = SG_ADDR_STACK,
-                                  .stack_size = dev->cfg.stack_per_lane};
+                                  .num_regions = map->count, .stack_base = map->stack_base,
+                                  .stack_size = (uint32_t)sg_device_private_size(&dev->cfg, k)};
   return &c->l;
 }
 

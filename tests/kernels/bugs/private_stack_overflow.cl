@@ -1,6 +1,6 @@
-/* Bug: an index computed from the work-item id walks off the private array,
- * past the work-item's own stack into its neighbours' (and, for the last
- * work-item, past all the stacks). */
+/* Bug: an index walks 20000 bytes off an 8-int private array: past the
+ * work-item's own 128-byte stack slot (the kernel's exact private size) and
+ * every other work-item's, into unmapped memory. */
 kernel void private_stack_overflow(global int *out, int k)
 {
   size_t i = get_global_id(0);
