@@ -736,7 +736,7 @@ static void who(const struct sg_launch *launch, const uint32_t ctaid[3], const u
 static void describe(const struct sg_launch *launch, const struct sg_fault *f,
                      const uint32_t ctaid[3], char *out, size_t len, char *src, size_t srclen) {
   const struct sg_program_image *img = launch->program;
-  char at[256], first[320], other[512] = "";
+  char at[256], first[320], other[600] = "";
   struct sg_source_loc loc;
   bool found = sg_program_locate(img, f->pc, &loc);
   where(&loc, found, at, sizeof at);
@@ -836,7 +836,7 @@ static char *report_findings(const struct sg_launch *launch, struct sg_findings 
       more += site->count;
       continue;
     }
-    char line[1280], src[256];
+    char line[1536], src[256];
     describe(launch, &site->first, site->ctaid, line, sizeof line, src, sizeof src);
     fprintf(out, "kernel '%s': %s", launch->kernel->name, line);
     if (site->count > 1)

@@ -65,7 +65,10 @@ static void test_fields(void **state) {
 static void test_unknown_word(void **state) {
   (void)state;
   check("race,sync", "memory,sync",
-        "unknown check 'race' ignored (known: all, none, memory, races");
+        "unknown check 'race' ignored (known: all, none, noWORD, memory, races");
+  check("nomemory", "none", NULL); /* noWORD turns one check off */
+  check("all,nomemory,nostrict", "races,sync,uninit", NULL);
+  check("nosuch", "memory", "unknown check 'nosuch'");
   check("STRICT", "memory", "unknown check 'STRICT'");
 }
 
