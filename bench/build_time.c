@@ -2,7 +2,9 @@
 /* Benchmark of the compiler box (DESIGN.md section 2): clBuildProgram
  * latency for a small program (one kernel, one built-in) and a large one
  * (many kernels, many built-ins), median of several builds, on every
- * platform the loader lists (or the one SOFTGPU_SAMPLE_PLATFORM names). */
+ * platform the loader lists (or the one SOFTGPU_SAMPLE_PLATFORM names):
+ * from a fresh source, with the first launch (PoCL generates code then),
+ * and the same source again (what a program cache answers). */
 #define _POSIX_C_SOURCE 200809L
 #include <time.h>
 
@@ -54,23 +56,45 @@ static int cmp(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* Median build time; each build gets a fresh source (a numbered comment)
- * so that no program cache can answer instead of the compiler. */
-static double median_build(cl_context ctx, cl_device_id dev, const char *src) {
+enum mode {
+  FRESH,  /* a fresh source each time (a numbered comment): the compiler runs */
+  LAUNCH, /* the same, plus the first launch of kernel k (PoCL compiles then) */
+  REPEAT  /* one source built again and again: a program cache may answer */
+};
+
+/* Median build time over REPS builds. */
+static double median_build(cl_context ctx, cl_device_id dev, const char *src, enum mode mode) {
   double t[REPS];
   size_t len = strlen(src) + 64;
   char *text = malloc(len);
-  for (int r = 0; r < REPS; r++) {
-    snprintf(text, len, "/* build %d %ld */\n%s", r, (long)now_ms(), src);
+  cl_int err;
+  cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &err);
+  SG_CL(err);
+  cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64 * sizeof(float), NULL, &err);
+  SG_CL(err);
+  long stamp = (long)now_ms();
+  for (int r = -(mode == REPEAT); r < REPS; r++) {
+    snprintf(text, len, "/* build %d %ld */\n%s", mode == REPEAT ? 0 : r, stamp, src);
     const char *p = text;
-    cl_int err;
     cl_program prog = clCreateProgramWithSource(ctx, 1, &p, NULL, &err);
     SG_CL(err);
     double t0 = now_ms();
     SG_CL(clBuildProgram(prog, 1, &dev, NULL, NULL, NULL));
-    t[r] = now_ms() - t0;
+    if (mode == LAUNCH) {
+      size_t global = 64;
+      cl_kernel k = clCreateKernel(prog, "k", &err);
+      SG_CL(err);
+      SG_CL(clSetKernelArg(k, 0, sizeof buf, &buf));
+      SG_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL));
+      SG_CL(clFinish(q));
+      clReleaseKernel(k);
+    }
+    if (r >= 0)
+      t[r] = now_ms() - t0;
     clReleaseProgram(prog);
   }
+  clReleaseMemObject(buf);
+  clReleaseCommandQueue(q);
   free(text);
   qsort(t, REPS, sizeof(t[0]), cmp);
   return t[REPS / 2];
@@ -84,8 +108,10 @@ int main(void) {
   char *large = large_source();
   if (!large)
     return 2;
-  printf("%-40s %12s %12s   (median of %d builds; large: %d kernels)\n", "platform", "small_ms",
-         "large_ms", REPS, LARGE_KERNELS);
+  printf("%-32s %9s %15s %10s %9s %10s\n", "platform", "small_ms", "small+launch_ms",
+         "small_rep", "large_ms", "large_rep");
+  printf("(median of %d builds; large: %d kernels; _rep: the same source built again)\n", REPS,
+         LARGE_KERNELS);
   for (cl_uint i = 0; i < n && i < 16; i++) {
     char name[256];
     cl_device_id dev;
@@ -96,9 +122,13 @@ int main(void) {
     SG_CL(clGetDeviceIDs(ids[i], CL_DEVICE_TYPE_ALL, 1, &dev, NULL));
     cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
     SG_CL(err);
-    double small_ms = median_build(ctx, dev, small_src);
-    double large_ms = median_build(ctx, dev, large);
-    printf("%-40s %12.1f %12.1f\n", name, small_ms, large_ms);
+    double small_ms = median_build(ctx, dev, small_src, FRESH);
+    double small_launch = median_build(ctx, dev, small_src, LAUNCH);
+    double small_rep = median_build(ctx, dev, small_src, REPEAT);
+    double large_ms = median_build(ctx, dev, large, FRESH);
+    double large_rep = median_build(ctx, dev, large, REPEAT);
+    printf("%-32.32s %9.1f %15.1f %10.2f %9.1f %10.2f\n", name, small_ms, small_launch, small_rep,
+           large_ms, large_rep);
     clReleaseContext(ctx);
   }
   free(large);

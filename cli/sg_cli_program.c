@@ -215,7 +215,8 @@ static void print_kernel(struct listing *l, const struct sg_kernel_info *k) {
   if (!named)
     printf("  (argument names are kept when built with -cl-kernel-arg-info)\n");
   printf("  attributes: %s\n", *k->attributes ? k->attributes : "none");
-  printf("  private memory: %u bytes per work-item (stack estimate)\n", k->private_size);
+  printf("  private memory: %llu bytes per work-item (its deepest call chain)\n",
+         (unsigned long long)k->private_size);
   printf("  local memory: %llu bytes of __local variables",
          (unsigned long long)k->static_local_size);
   for (uint32_t i = 0; i < k->num_args; i++)

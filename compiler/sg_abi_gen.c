@@ -62,6 +62,33 @@ int main(int argc, char **argv) {
 #include "sg_abi.def"
 #undef SG_LAUNCH
   fprintf(out, "#define SG_PARAM_ARGS_OFFSET %d /* the kernel's arguments */\n", 128);
+
+  /* The texture unit's descriptor (C has struct sg_tex_desc from sg_sim.h)
+   * and the values its operands take. */
+  fputs("\n/* The image descriptor (sim/sg_tex.def): field offsets */\n", out);
+#define SG_TEX_DESC(name, type, what)                                                        \
+  fputs("#define SG_TEXD_", out);                                                            \
+  upper(out, #name);                                                                         \
+  fprintf(out, " %zu\n", offsetof(struct sg_tex_desc, name));
+#include "sg_tex.def"
+#undef SG_TEX_DESC
+  fprintf(out, "#define SG_TEXD_SIZE %zu\n", sizeof(struct sg_tex_desc));
+  /* Host C has them as enums from sg_sim.h. */
+  fputs("#ifndef SG_SIM_H\n", out);
+#define SG_TEX_GEOM(name, dims, layer) \
+  fprintf(out, "#define SG_TEX_GEOM_%s %d\n", #name, SG_TEX_GEOM_##name);
+#include "sg_tex.def"
+#undef SG_TEX_GEOM
+  fprintf(out,
+          "#define SG_TEX_NORMALIZED 0x%x\n#define SG_TEX_ADDR_NONE 0x%x\n"
+          "#define SG_TEX_ADDR_CLAMP_TO_EDGE 0x%x\n#define SG_TEX_ADDR_CLAMP 0x%x\n"
+          "#define SG_TEX_ADDR_REPEAT 0x%x\n#define SG_TEX_ADDR_MIRRORED_REPEAT 0x%x\n"
+          "#define SG_TEX_NEAREST 0x%x\n#define SG_TEX_LINEAR 0x%x\n"
+          "#define SG_TEX_KIND_FLOAT %d\n#define SG_TEX_KIND_INT %d\n#define SG_TEX_KIND_UINT %d\n",
+          SG_TEX_NORMALIZED, SG_TEX_ADDR_NONE, SG_TEX_ADDR_CLAMP_TO_EDGE, SG_TEX_ADDR_CLAMP,
+          SG_TEX_ADDR_REPEAT, SG_TEX_ADDR_MIRRORED_REPEAT, SG_TEX_NEAREST, SG_TEX_LINEAR,
+          SG_TEX_KIND_FLOAT, SG_TEX_KIND_INT, SG_TEX_KIND_UINT);
+  fputs("#endif\n", out);
   if (sizeof(struct launch_info) > 128) {
     fprintf(stderr, "sg_abi_gen: struct sg_launch_info does not fit before the arguments\n");
     return 1;
@@ -75,19 +102,33 @@ int main(int argc, char **argv) {
 #undef SG_CSR
   fputs("#endif\n", out);
 
+  /* C has them as an enum too (sg_sim.h); the names are OpenCL C's. */
+  fputs("\n/* What sg.mark marks (sim/sg_mark.def): its funct7 */\n#ifdef __OPENCL_C_VERSION__\n",
+        out);
+#define SG_MARK(name, num, role, args) fprintf(out, "#define SG_MARK_%s %u\n", #name, num);
+#include "sg_mark.def"
+#undef SG_MARK
+  fputs("#endif\n", out);
+
   fputs("\n/* The SIMT extension (R-type: .insn r SG_OPC_x, SG_F3_x, SG_F7_x, rd, rs1, rs2;\n"
         " * the SFU's funct7 is the function number of sim/sg_sfu.def) */\n",
         out);
 #define SG_INSN(name, match, mask, fmt, unit, mnem)                                           \
   if (SG_UNIT_##unit == SG_UNIT_SIMT || SG_UNIT_##unit == SG_UNIT_SFU)                        \
     fprintf(out, "#define SG_OPC_%s 0x%02x\n#define SG_F3_%s %u\n#define SG_F7_%s %u\n", #name, \
-            (match) & 0x7f, #name, (match) >> 12 & 7, #name, (unsigned)(match) >> 25);
+            (match) & 0x7f, #name, (match) >> 12 & 7, #name, (unsigned)(match) >> 25);         \
+  else if (SG_UNIT_##unit == SG_UNIT_TEX)                                                     \
+    fprintf(out, "#define SG_OPC_%s 0x%02x\n#define SG_F3_%s %u\n", #name, (match) & 0x7f,    \
+            #name, (match) >> 12 & 7);
 #include "sg_insn.def"
 #undef SG_INSN
   fputs("#define SG_ABI_STR_(x) #x\n#define SG_ABI_STR(x) SG_ABI_STR_(x)\n"
         "/* \".insn r OPC, F3, F7\" of a SIMT instruction, for inline asm */\n"
         "#define SG_INSN_R(name) \".insn r \" SG_ABI_STR(SG_OPC_##name) \", \" "
-        "SG_ABI_STR(SG_F3_##name) \", \" SG_ABI_STR(SG_F7_##name)\n",
+        "SG_ABI_STR(SG_F3_##name) \", \" SG_ABI_STR(SG_F7_##name)\n"
+        "/* \".insn r4 OPC, F3, KIND\" of a texture instruction (R4 layout, funct2 = kind) */\n"
+        "#define SG_INSN_R4(name, kind) \".insn r4 \" SG_ABI_STR(SG_OPC_##name) \", \" "
+        "SG_ABI_STR(SG_F3_##name) \", \" SG_ABI_STR(kind)\n",
         out);
   fputs("\n#endif\n", out);
   return fclose(out) == 0 ? 0 : 1;

@@ -8,15 +8,18 @@
  *   .text       PROGBITS AX  at SG_ADDR_CODE: the linked code
  *   .rodata     PROGBITS A   right after .text: read-only data (same window)
  *   .data/.bss  WA           page-aligned after: program-scope variables
- *   .sg.meta    kernel metadata, version 1, little-endian:
+ *   .sg.meta    kernel metadata, version 2, little-endian:
  *               header (32 bytes): magic "SGMD", version, cl_c_version,
  *                 flags (bit 0: uniform work-groups), num_kernels, num_args,
  *                 strings_size, 0
  *               num_kernels records (72 bytes): name, attributes (string
  *                 offsets), first_arg, num_args, args_size, reqd[3], hint[3],
- *                 private_size, uses, 0, entry_pc (u64), static_local_size (u64)
- *               num_args records (40 bytes): name, type_name, kind, address,
- *                 access, size, offset, 0, type_qualifier (u64)
+ *                 private_size (low 32 bits), uses, private_size (high 32
+ *                 bits), entry_pc (u64), static_local_size (u64)
+ *               num_args records (48 bytes): name, type_name, kind, address,
+ *                 access, size, offset, source_name (the parameter's name for
+ *                 diagnostics, or the empty string), type_qualifier (u64),
+ *                 image type (0 but for images), 0
  *               strings: NUL-terminated, the last byte is NUL
  *   .sg.reconv  (branch_pc, reconv_pc) u64 pairs, sorted by branch_pc
  *   .symtab/.strtab  function symbols (for disassembly and traces)
@@ -33,10 +36,10 @@
 #include <string.h>
 
 #define META_MAGIC 0x444d4753u /* "SGMD" */
-#define META_VERSION 1u
+#define META_VERSION 2u
 #define META_HDR 32u
 #define META_KERNEL 72u
-#define META_ARG 40u
+#define META_ARG 48u
 #define MAX_IMAGE (256ull << 20)
 #define MAX_ARGS_SIZE (1u << 20)
 
@@ -106,9 +109,9 @@ static void write_meta(struct buf *m, const struct sg_options *opt,
       put32(&recs, k[i].reqd_work_group_size[d]);
     for (int d = 0; d < 3; d++)
       put32(&recs, k[i].work_group_size_hint[d]);
-    put32(&recs, k[i].private_size);
+    put32(&recs, (uint32_t)k[i].private_size);
     put32(&recs, k[i].uses);
-    put32(&recs, 0);
+    put32(&recs, (uint32_t)(k[i].private_size >> 32));
     put64(&recs, k[i].entry_pc);
     put64(&recs, k[i].static_local_size);
     for (uint32_t a = 0; a < k[i].num_args; a++) {
@@ -120,8 +123,10 @@ static void write_meta(struct buf *m, const struct sg_options *opt,
       put32(&args, g->access_qualifier);
       put32(&args, g->size);
       put32(&args, g->offset);
-      put32(&args, 0);
+      put32(&args, put_str(&s, g->source_name));
       put64(&args, g->type_qualifier);
+      put32(&args, g->image_type);
+      put32(&args, 0);
     }
     first += k[i].num_args;
   }
@@ -168,15 +173,34 @@ static void write_symtab(struct buf *sym, struct buf *str, const struct sg_linke
   }
 }
 
+/* .sg.source: for each file, three NUL-terminated strings: the path its
+ * line table names, the name to show, the text. */
+static void write_sources(struct buf *b, const struct sg_cc_source *src, uint32_t n)
+{
+  for (uint32_t i = 0; i < n; i++) {
+    put_str(b, src[i].path);
+    put_str(b, src[i].name);
+    put_str(b, src[i].text);
+  }
+}
+
+#define FIXED_SECS 10 /* null .. .riscv.attributes: .symtab links .strtab at 8 */
+
 enum sg_status sg_binary_write(const struct sg_linked *l, const struct sg_options *opt,
                                const struct sg_kernel_info *kernels, uint32_t nk,
                                const struct sg_reconv *table, size_t ntable,
+                               const struct sg_cc_source *sources, uint32_t nsources,
                                void **binary, size_t *size)
 {
-  struct buf meta = {0}, sym = {0}, str = {0}, shstr = {0}, out = {0};
+  struct buf meta = {0}, sym = {0}, str = {0}, shstr = {0}, out = {0}, reconv = {0}, src = {0};
   write_meta(&meta, opt, kernels, nk);
   write_symtab(&sym, &str, l);
-  struct out_sec secs[] = {
+  write_sources(&src, sources, nsources);
+  for (size_t i = 0; i < ntable; i++) {
+    put64(&reconv, table[i].branch_pc);
+    put64(&reconv, table[i].reconv_pc);
+  }
+  const struct out_sec fixed[FIXED_SECS] = {
       {"", SHT_NULL, 0, 0, 0, 0, 0, 0, 0, NULL},
       {".text", SHT_PROGBITS, 0, 0, SHF_ALLOC | SHF_EXECINSTR, SG_ADDR_CODE, l->text_size, 4, 0, l->ro},
       {".rodata", SHT_PROGBITS, 0, 0, SHF_ALLOC, SG_ADDR_CODE + l->text_size,
@@ -184,35 +208,43 @@ enum sg_status sg_binary_write(const struct sg_linked *l, const struct sg_option
       {".data", SHT_PROGBITS, 0, 0, SHF_ALLOC | SHF_WRITE, l->rw_base, l->rw_data_size, 4096, 0, l->rw},
       {".bss", SHT_NOBITS, 0, 0, SHF_ALLOC | SHF_WRITE, l->rw_base + l->rw_data_size, l->rw_bss_size, 1, 0, NULL},
       {".sg.meta", SHT_PROGBITS, 0, 0, 0, 0, meta.len, 8, 0, meta.p},
-      {".sg.reconv", SHT_PROGBITS, 0, 0, 0, 0, ntable * 16, 8, 16, NULL},
+      {".sg.reconv", SHT_PROGBITS, 0, 0, 0, 0, ntable * 16, 8, 16, reconv.p},
       {".symtab", SHT_SYMTAB, 8, 1, 0, 0, sym.len, 8, sizeof(Elf64_Sym), sym.p},
       {".strtab", SHT_STRTAB, 0, 0, 0, 0, str.len, 1, 0, str.p},
       {".riscv.attributes", SHT_RISCV_ATTRIBUTES, 0, 0, 0, 0, l->attributes_size, 1, 0, l->attributes},
-      {".shstrtab", SHT_STRTAB, 0, 0, 0, 0, 0, 1, 0, NULL},
   };
-  enum { NSEC = sizeof secs / sizeof secs[0] };
-  struct buf reconv = {0};
-  for (size_t i = 0; i < ntable; i++) {
-    put64(&reconv, table[i].branch_pc);
-    put64(&reconv, table[i].reconv_pc);
+  /* Then the sources, the relocated DWARF and the section names. */
+  uint32_t nsec = FIXED_SECS + (nsources ? 1 : 0) + l->num_debug + 1;
+  struct out_sec *secs = calloc(nsec, sizeof *secs);
+  uint32_t *names = calloc(nsec, sizeof *names);
+  uint64_t *offs = calloc(nsec, sizeof *offs);
+  bool oom = !secs || !names || !offs;
+  if (!oom) {
+    memcpy(secs, fixed, sizeof fixed);
+    uint32_t n = FIXED_SECS;
+    if (nsources)
+      secs[n++] = (struct out_sec){".sg.source", SHT_PROGBITS, 0, 0, 0, 0, src.len, 1, 0, src.p};
+    for (uint32_t i = 0; i < l->num_debug; i++)
+      secs[n++] = (struct out_sec){l->debug[i].name, SHT_PROGBITS, 0, 0, 0, 0, l->debug[i].size,
+                                   1, 0, l->debug[i].data};
+    secs[n] = (struct out_sec){".shstrtab", SHT_STRTAB, 0, 0, 0, 0, 0, 1, 0, NULL};
+    for (uint32_t i = 0; i < nsec; i++)
+      names[i] = put_str(&shstr, secs[i].name);
+    secs[nsec - 1].size = shstr.len;
+    secs[nsec - 1].data = shstr.p;
   }
-  secs[6].data = reconv.p;
-  uint32_t names[NSEC];
-  for (int i = 0; i < NSEC; i++)
-    names[i] = put_str(&shstr, secs[i].name);
-  secs[NSEC - 1].size = shstr.len;
-  secs[NSEC - 1].data = shstr.p;
+  oom |= meta.oom || sym.oom || str.oom || shstr.oom || reconv.oom || src.oom;
 
   Elf64_Ehdr eh = {
       .e_ident = {ELFMAG0, ELFMAG1, ELFMAG2, ELFMAG3, ELFCLASS64, ELFDATA2LSB, EV_CURRENT},
       .e_type = ET_EXEC, .e_machine = EM_RISCV, .e_version = EV_CURRENT,
       .e_entry = nk ? kernels[0].entry_pc : SG_ADDR_CODE,
       .e_flags = EF_RISCV_FLOAT_ABI_DOUBLE, .e_ehsize = sizeof eh,
-      .e_shentsize = sizeof(Elf64_Shdr), .e_shnum = NSEC, .e_shstrndx = NSEC - 1,
+      .e_shentsize = sizeof(Elf64_Shdr), .e_shnum = (Elf64_Half)nsec,
+      .e_shstrndx = (Elf64_Half)(nsec - 1),
   };
   put(&out, &eh, sizeof eh);
-  uint64_t offs[NSEC] = {0};
-  for (int i = 1; i < NSEC; i++) {
+  for (uint32_t i = 1; !oom && i < nsec; i++) {
     pad_to(&out, secs[i].type == SHT_NOBITS ? 1 : 8);
     offs[i] = out.len;
     if (secs[i].type != SHT_NOBITS)
@@ -220,7 +252,7 @@ enum sg_status sg_binary_write(const struct sg_linked *l, const struct sg_option
   }
   pad_to(&out, 8);
   uint64_t shoff = out.len;
-  for (int i = 0; i < NSEC; i++) {
+  for (uint32_t i = 0; !oom && i < nsec; i++) {
     Elf64_Shdr sh = {
         .sh_name = names[i], .sh_type = secs[i].type, .sh_flags = secs[i].flags,
         .sh_addr = secs[i].addr, .sh_offset = offs[i], .sh_size = secs[i].size,
@@ -229,10 +261,11 @@ enum sg_status sg_binary_write(const struct sg_linked *l, const struct sg_option
     };
     put(&out, &sh, sizeof sh);
   }
-  bool oom = meta.oom || sym.oom || str.oom || shstr.oom || reconv.oom || out.oom;
+  oom |= out.oom;
   if (!oom)
     memcpy(out.p + offsetof(Elf64_Ehdr, e_shoff), &shoff, sizeof shoff);
-  free(meta.p), free(sym.p), free(str.p), free(shstr.p), free(reconv.p);
+  free(meta.p), free(sym.p), free(str.p), free(shstr.p), free(reconv.p), free(src.p);
+  free(secs), free(names), free(offs);
   if (oom) {
     free(out.p);
     return SG_ENOMEM;
@@ -398,6 +431,8 @@ static const struct {
     [SG_ARG_CONSTANT] = {SG_CL_ADDRESS_CONSTANT, 8},
     [SG_ARG_LOCAL] = {SG_CL_ADDRESS_LOCAL, 8},
     [SG_ARG_VALUE] = {SG_CL_ADDRESS_PRIVATE, 0},
+    [SG_ARG_IMAGE] = {SG_CL_ADDRESS_GLOBAL, 8},
+    [SG_ARG_SAMPLER] = {SG_CL_ADDRESS_PRIVATE, 8},
 };
 
 static enum sg_status load_arg(struct loader *ld, const uint8_t *r, const uint8_t *strs,
@@ -406,17 +441,24 @@ static enum sg_status load_arg(struct loader *ld, const uint8_t *r, const uint8_
 {
   a->name = meta_str(strs, ssize, get32(r));
   a->type_name = meta_str(strs, ssize, get32(r + 4));
-  if (!a->name || !a->type_name || (*a->name && !identifier(a->name)) || !printable(a->type_name))
+  a->source_name = meta_str(strs, ssize, get32(r + 28));
+  if (!a->name || !a->type_name || (*a->name && !identifier(a->name)) ||
+      !printable(a->type_name) || !a->source_name ||
+      (*a->source_name && !identifier(a->source_name)))
     return bad(ld, "kernel %s: bad argument %u name or type", k->name, i);
   uint32_t kind = get32(r + 8);
   a->address_qualifier = get32(r + 12);
   a->access_qualifier = get32(r + 16);
   a->size = get32(r + 20);
   a->offset = get32(r + 24);
+  a->image_type = get32(r + 40);
   a->type_qualifier = get64(r + 32);
-  if (kind > SG_ARG_VALUE)
+  if (kind > SG_ARG_SAMPLER)
     return bad(ld, "kernel %s: argument %u kind %u unsupported", k->name, i, kind);
   a->kind = (enum sg_arg_kind)kind;
+  if ((kind == SG_ARG_IMAGE) != (a->image_type != SG_IMAGE_NONE) ||
+      a->image_type >= SG_IMAGE_NUM_TYPES)
+    return bad(ld, "kernel %s: argument %u has image type %u", k->name, i, a->image_type);
   if (a->address_qualifier != arg_kinds[kind].address ||
       a->access_qualifier < SG_CL_ACCESS_READ_ONLY || a->access_qualifier > SG_CL_ACCESS_NONE ||
       a->type_qualifier > 0xf)
@@ -442,7 +484,7 @@ static enum sg_status load_kernel(struct loader *ld, const uint8_t *r, const uin
     k->reqd_work_group_size[d] = get32(r + 20 + 4 * d);
     k->work_group_size_hint[d] = get32(r + 32 + 4 * d);
   }
-  k->private_size = get32(r + 44);
+  k->private_size = get32(r + 44) | (uint64_t)get32(r + 52) << 32;
   k->uses = get32(r + 48);
   k->entry_pc = get64(r + 56);
   k->static_local_size = get64(r + 64);
@@ -463,7 +505,7 @@ static enum sg_status load_kernel(struct loader *ld, const uint8_t *r, const uin
   if (k->static_local_size > SG_ADDR_PARAMS - SG_ADDR_LOCAL ||
       k->private_size > SG_ADDR_GLOBAL - SG_ADDR_STACK)
     return bad(ld, "kernel %s: local or private memory size out of range", k->name);
-  if (k->uses & ~(uint32_t)(SG_USES_LOCAL_SHAPE | SG_USES_PRINTF))
+  if (k->uses & ~(uint32_t)(SG_USES_LOCAL_SHAPE | SG_USES_PRINTF | SG_USES_UNBOUNDED_STACK))
     return bad(ld, "kernel %s: unknown flags 0x%x", k->name, k->uses);
   k->args = calloc(k->num_args + 1, sizeof *k->args);
   if (!k->args)
@@ -565,6 +607,70 @@ static enum sg_status load_code(struct loader *ld)
   return st;
 }
 
+static int by_offset(const void *a, const void *b)
+{
+  const struct sg_local_var *x = a, *y = b;
+  return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* The __local variables, from the symbol table's objects in the local
+ * window ("kern.tile" -> "tile"). Only words in reports depend on them, so
+ * a damaged table gives no names rather than an invalid binary. */
+static enum sg_status load_locals(struct loader *ld)
+{
+  struct found sym, str;
+  if (find_section(ld, ".symtab", &sym) || find_section(ld, ".strtab", &str) || !sym.present ||
+      !str.present || !sym.data || !str.data || !str.sh.sh_size ||
+      str.data[str.sh.sh_size - 1] || sym.sh.sh_size % sizeof(Elf64_Sym)) {
+    if (ld->err && ld->errlen)
+      ld->err[0] = 0;
+    return SG_OK;
+  }
+  size_t n = sym.sh.sh_size / sizeof(Elf64_Sym);
+  struct sg_program_image *img = ld->img;
+  img->locals = calloc(n + 1, sizeof *img->locals);
+  if (!img->locals)
+    return SG_ENOMEM;
+  for (size_t i = 0; i < n; i++) {
+    Elf64_Sym e;
+    memcpy(&e, sym.data + i * sizeof e, sizeof e);
+    if (ELF64_ST_TYPE(e.st_info) != STT_OBJECT || e.st_value < SG_ADDR_LOCAL ||
+        e.st_value >= SG_ADDR_PARAMS || !e.st_size ||
+        e.st_size > SG_ADDR_PARAMS - e.st_value || e.st_name >= str.sh.sh_size)
+      continue;
+    const char *name = (const char *)str.data + e.st_name, *dot = strchr(name, '.');
+    struct sg_local_var *v = &img->locals[img->num_locals];
+    if (!(v->name = strdup(dot && dot[1] ? dot + 1 : name)) ||
+        (dot && dot[1] && !(v->kernel = strndup(name, (size_t)(dot - name)))))
+      return SG_ENOMEM;
+    if (!printable(v->name) || (v->kernel && !printable(v->kernel))) {
+      free(v->name), free(v->kernel);
+      v->name = v->kernel = NULL;
+      continue;
+    }
+    v->offset = e.st_value - SG_ADDR_LOCAL;
+    v->size = e.st_size;
+    img->num_locals++;
+  }
+  qsort(img->locals, img->num_locals, sizeof *img->locals, by_offset);
+  return SG_OK;
+}
+
+/* Line tables and the embedded source, when present: never a reason to
+ * refuse a binary (sg_lines.c). */
+static enum sg_status load_lines(struct loader *ld)
+{
+  struct found src;
+  if (find_section(ld, ".sg.source", &src) != SG_OK) {
+    if (ld->err && ld->errlen)
+      ld->err[0] = 0;
+    snprintf(ld->img->load_warning, sizeof ld->img->load_warning,
+             "the embedded source (.sg.source) is damaged and was ignored");
+    memset(&src, 0, sizeof src);
+  }
+  return sg_lines_load(ld->elf, src.data, src.data ? src.sh.sh_size : 0, ld->img);
+}
+
 enum sg_status sg_program_load(const void *binary, size_t size, struct sg_program_image **out,
                                char *err, size_t errlen)
 {
@@ -596,6 +702,10 @@ enum sg_status sg_program_load(const void *binary, size_t size, struct sg_progra
     st = load_meta(&ld);
   if (st == SG_OK)
     st = load_code(&ld);
+  if (st == SG_OK)
+    st = load_locals(&ld);
+  if (st == SG_OK)
+    st = load_lines(&ld);
   if (ld.elf)
     elf_end(ld.elf);
   free(copy);
@@ -613,6 +723,7 @@ void sg_kernel_info_free_fields(struct sg_kernel_info *k)
 {
   for (uint32_t i = 0; k->args && i < k->num_args; i++) {
     free(k->args[i].name);
+    free(k->args[i].source_name);
     free(k->args[i].type_name);
   }
   free(k->args);
@@ -627,6 +738,10 @@ void sg_program_image_free(struct sg_program_image *img)
   for (uint32_t i = 0; i < img->num_kernels; i++)
     sg_kernel_info_free_fields(&img->kernels[i]);
   free(img->kernels);
+  for (uint32_t i = 0; i < img->num_locals; i++)
+    free(img->locals[i].name), free(img->locals[i].kernel);
+  free(img->locals);
+  sg_lines_free(img->lines);
   if (img->code)
     sg_code_destroy(img->code);
   free(img->ro);

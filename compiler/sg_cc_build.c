@@ -63,11 +63,17 @@ const char *sg_compiler_version(void)
   return version;
 }
 
-/* Entry PCs from the linked symbols; every kernel sees the whole .sg.local
- * block (its variables sit at fixed addresses in the window). */
+/* Entry PCs from the linked symbols. Each kernel's static local size was set
+ * when its __local variables got their addresses (sg_cc_passes.c), so
+ * nothing may be left in .sg.local to overlap them; its private memory is
+ * that of its own call graph. */
 static enum sg_status place_kernels(struct sg_cc_object *o, const struct sg_linked *l,
-                                    struct sg_text *log)
+                                    const struct sg_options *opt, struct sg_text *log)
 {
+  if (l->local_size) {
+    sg_text_printf(log, "error: internal compiler error: data left in .sg.local\n");
+    return SG_ELINK;
+  }
   for (uint32_t i = 0; i < o->num_kernels; i++) {
     char *name;
     if (asprintf(&name, SG_ENTRY_PREFIX "%s", o->kernels[i].name) < 0)
@@ -79,10 +85,11 @@ static enum sg_status place_kernels(struct sg_cc_object *o, const struct sg_link
       return SG_ELINK;
     }
     o->kernels[i].entry_pc = s->addr;
-    o->kernels[i].static_local_size = l->local_size;
-    o->kernels[i].private_size = sg_cc_stack_size(l);
   }
-  return SG_OK;
+  /* Without a device's limit: what one work-item could get at most, the
+   * whole stack window. */
+  uint64_t limit = opt->max_private_size ? opt->max_private_size : SG_ADDR_GLOBAL - SG_ADDR_STACK;
+  return sg_cc_stack_sizes(l, o->kernels, o->num_kernels, limit, log);
 }
 
 enum sg_status sg_cc_build_bitcode(const void *bc, size_t bc_size, const struct sg_options *opt,
@@ -96,12 +103,12 @@ enum sg_status sg_cc_build_bitcode(const void *bc, size_t bc_size, const struct 
   if (st == SG_OK)
     st = sg_cc_link(obj.obj, obj.obj_size, &linked, log);
   if (st == SG_OK)
-    st = place_kernels(&obj, &linked, log);
+    st = place_kernels(&obj, &linked, opt, log);
   if (st == SG_OK)
     st = sg_cc_reconv(&linked, &table, &ntable, log);
   if (st == SG_OK)
-    st = sg_binary_write(&linked, opt, obj.kernels, obj.num_kernels, table, ntable,
-                         &res->binary, &res->binary_size);
+    st = sg_binary_write(&linked, opt, obj.kernels, obj.num_kernels, table, ntable, obj.sources,
+                         obj.num_sources, &res->binary, &res->binary_size);
   free(table);
   sg_linked_free(&linked);
   sg_cc_object_free(&obj);

@@ -351,10 +351,26 @@ static enum sg_status remote_build(enum sg_cc_request type, const struct sg_buil
   return take_reply(&rep, st, log, res);
 }
 
+/* Builds from source go through the program cache (sg_cache.c): a hit
+ * costs a file read and the loader's checks instead of clang and LLVM. */
 static enum sg_status build_step(const struct sg_build_request *req, struct sg_build_result *res,
                                  struct sg_text *log)
 {
-  return remote_build(SG_CC_BUILD, req, res, log);
+  struct sg_cache_key key;
+  bool cacheable = sg_cache_key(req, &key);
+  if (cacheable && sg_cache_load(&key, res)) {
+    sg_text_append(log, res->log, strlen(res->log));
+    free(res->log);
+    res->log = NULL;
+    return SG_OK;
+  }
+  enum sg_status st = remote_build(SG_CC_BUILD, req, res, log);
+  if (st == SG_OK && cacheable) {
+    struct sg_build_result entry = {.log = log->buf, .binary = res->binary,
+                                    .binary_size = res->binary_size};
+    sg_cache_store(&key, &entry);
+  }
+  return st;
 }
 
 static enum sg_status compile_step(const struct sg_build_request *req,

@@ -5,6 +5,7 @@
 #include "sg_cc_internal.h"
 
 #include <llvm-c/Core.h>
+#include <llvm-c/Support.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 #include <pthread.h>
@@ -13,8 +14,26 @@
 
 #define SG_TRIPLE "riscv64-unknown-elf"
 
+/* The SIMT stack rejoins diverged lanes at a branch's immediate
+ * post-dominator (sg_cc_reconv.c), which only works well on structured
+ * control flow. RV64IMAFD has no conditional move, so every select becomes a
+ * branch triangle, and tail duplication then copies each join block into
+ * both arms: the loop body turns into two interleaved tracks whose branches
+ * post-dominate only at the loop exit, and lanes that diverge once run apart
+ * until the loop ends (pyopencl's Ranlux generator ran at 4% SIMD
+ * efficiency). GPU targets keep the CFG structured for the same reason
+ * (TargetMachine::requiresStructuredCFG, not reachable from the C API);
+ * these are the code generator's options that duplicate tails. They are
+ * process-wide LLVM options (libLLVM has no per-target-machine way), set in
+ * the process that compiles: the worker softgpu-cc, never the host program. */
+static const char *const codegen_options[] = {
+    "softgpu", "-disable-early-taildup", "-disable-tail-duplicate", "-tail-dup-placement=0",
+};
+
 static void init_riscv(void)
 {
+  LLVMParseCommandLineOptions(sizeof codegen_options / sizeof *codegen_options, codegen_options,
+                              NULL);
   LLVMInitializeRISCVTargetInfo();
   LLVMInitializeRISCVTarget();
   LLVMInitializeRISCVTargetMC();

@@ -22,6 +22,23 @@
 
 extern char **environ;
 
+/* The environment clang runs with: the host's without LD_PRELOAD. A
+ * preload is meant for the host program (LD_PRELOAD=libasan.so to debug it
+ * with AddressSanitizer); in clang, under its address-space limit, the
+ * sanitizer runtime cannot reserve its shadow memory and aborts. Points
+ * into environ; free only the array. */
+static char **clang_environ(void)
+{
+  size_t n = 0;
+  while (environ[n])
+    n++;
+  char **env = calloc(n + 1, sizeof *env);
+  for (size_t i = 0, k = 0; env && i < n; i++)
+    if (strncmp(environ[i], "LD_PRELOAD=", 11))
+      env[k++] = environ[i];
+  return env;
+}
+
 /* ---- Options ------------------------------------------------------------ */
 
 /* Splits like a POSIX shell: blanks separate words; '...' is literal; "..."
@@ -79,6 +96,7 @@ static const char *const clang_flags[] = {
     "-w", "-Werror", "-cl-fast-relaxed-math", "-cl-mad-enable", "-cl-no-signed-zeros",
     "-cl-unsafe-math-optimizations", "-cl-finite-math-only", "-cl-denorms-are-zero",
     "-cl-single-precision-constant", "-cl-uniform-work-group-size",
+    "-cl-fp32-correctly-rounded-divide-sqrt",
 };
 
 static const struct { const char *name; uint32_t version; } cl_stds[] = {
@@ -101,18 +119,36 @@ static bool add_clang_arg(struct sg_options *opt, const char *a, const char *b)
   return true;
 }
 
-/* Why a -D argument ("NAME" or "NAME=value") cannot be a macro definition,
- * or NULL. Clang would take a line break in the value as the end of the
- * definition and compile the rest as source. */
+static bool ident_char(char c, bool first)
+{
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+         (!first && c >= '0' && c <= '9');
+}
+
+/* Why a -D argument ("NAME", "NAME=value", or a function-like
+ * "NAME(a,b)=value" as clang, GCC and PoCL take it; hashcat passes
+ * -D XM2S(x)=#x) cannot be a macro definition, or NULL. Clang would take a
+ * line break in the value as the end of the definition and compile the
+ * rest as source. */
 static const char *bad_define(const char *d)
 {
-  size_t n = strcspn(d, "=");
-  if (!((*d >= 'a' && *d <= 'z') || (*d >= 'A' && *d <= 'Z') || *d == '_'))
+  size_t n = strcspn(d, "=(");
+  if (!ident_char(*d, true))
     return "the macro name is not an identifier";
   for (size_t i = 1; i < n; i++)
-    if (!((d[i] >= 'a' && d[i] <= 'z') || (d[i] >= 'A' && d[i] <= 'Z') ||
-          (d[i] >= '0' && d[i] <= '9') || d[i] == '_'))
+    if (!ident_char(d[i], false))
       return "the macro name is not an identifier";
+  if (d[n] == '(') { /* parameters: identifiers or "...", separated by commas */
+    size_t i = n + 1;
+    while (d[i] && d[i] != ')')
+      if (ident_char(d[i], false) || d[i] == ',' || d[i] == ' ' || d[i] == '.')
+        i++;
+      else
+        return "bad macro parameter list";
+    if (d[i] != ')' || (d[i + 1] && d[i + 1] != '='))
+      return "bad macro parameter list";
+    n = i + 1;
+  }
   return strpbrk(d + n, "\n\r") ? "a line break in the macro value" : NULL;
 }
 
@@ -164,8 +200,12 @@ static int parse_one(struct sg_options *opt, char **w, uint32_t left, struct sg_
     opt->opt_disable = true;
   else if (!strcmp(a, "-cl-kernel-arg-info"))
     opt->kernel_arg_info = true;
-  else if (strcmp(a, "-g") && strcmp(a, "-cl-strict-aliasing")) {
-    /* -g: no debug info yet; -cl-strict-aliasing: a deprecated 1.x no-op. */
+  else if (!strcmp(a, "-g"))
+    opt->debug_full = true;
+  else if (strcmp(a, "-cl-strict-aliasing") && strcmp(a, "-cl-no-subgroup-ifp")) {
+    /* -cl-strict-aliasing: a deprecated 1.x no-op; -cl-no-subgroup-ifp: a
+     * permission the device does not need (its sub-groups make progress
+     * together), unknown to clang. */
     sg_text_printf(log, "error: unknown build option '%s'\n", a);
     return 0;
   }
@@ -235,6 +275,13 @@ static const struct { const char *name; bool feature, define; } cl_exts[] = {
     {"cl_khr_subgroup_shuffle", false, true},
     {"__opencl_c_subgroups", true, false},
     {"__opencl_c_work_group_collective_functions", true, true},
+    {"cl_khr_3d_image_writes", false, false},
+    {"cl_khr_depth_images", false, false},
+    {"cl_khr_image2d_from_buffer", false, true}, /* an API extension, with a macro as usual */
+    {"cl_khr_srgb_image_writes", false, false},
+    {"__opencl_c_images", true, false},
+    {"__opencl_c_read_write_images", true, false},
+    {"__opencl_c_3d_image_writes", true, false},
 };
 #define NUM_EXTS (sizeof cl_exts / sizeof cl_exts[0])
 
@@ -371,8 +418,9 @@ static bool write_response_file(const char *dir, const struct sg_options *opt)
 static enum sg_status run_clang(const char *dir, const struct sg_options *opt,
                                 struct sg_text *log)
 {
-  char std[32], exts[SG_EXT_LIST], feats[SG_EXT_LIST], ext[2 * SG_EXT_LIST + 4];
+  char std[32], version[40], exts[SG_EXT_LIST], feats[SG_EXT_LIST], ext[2 * SG_EXT_LIST + 4];
   snprintf(std, sizeof std, "-cl-std=%s", std_name(opt->cl_c_version));
+  snprintf(version, sizeof version, "-D__OPENCL_VERSION__=%d", SG_OPENCL_VERSION);
   snprintf(ext, sizeof ext, "%s,+%s", join_exts(exts, false, ",+", "-cl-ext=-all,+"),
            join_exts(feats, true, ",+", ""));
   const char *fixed[] = {
@@ -380,7 +428,16 @@ static enum sg_status run_clang(const char *dir, const struct sg_options *opt,
       "-mno-relax", "-x", "cl", std, "-Xclang", "-finclude-default-header", "-Xclang",
       "-fdeclare-opencl-builtins", "-Xclang", "-ffake-address-space-map", "-Xclang", ext,
       "-fno-jump-tables", "-fno-color-diagnostics", "-emit-llvm", "-c", "-O2", "-Xclang",
-      "-disable-llvm-passes", "-cl-kernel-arg-info",
+      "-disable-llvm-passes", "-cl-kernel-arg-info", version,
+      /* The device supports images (OpenCL C 6.15.15: the compiler must
+       * say so); clang defines the macro only for SPIR. */
+      "-D__IMAGE_SUPPORT__=1",
+      /* Line tables always, for the source lines of device findings, with
+       * the source text embedded (DWARF 5) so it travels with objects and
+       * libraries to the executable (docs/decisions.md). */
+      "-gdwarf-5", "-gembed-source", opt->debug_full ? "-g" : "-gline-tables-only",
+      /* not the build's temporary directory: equal builds, equal binaries */
+      "-fdebug-compilation-dir=.",
   };
   size_t nfixed = sizeof fixed / sizeof fixed[0];
   const char **argv = calloc(nfixed + NUM_EXTS + 5, sizeof *argv);
@@ -414,9 +471,11 @@ static enum sg_status run_clang(const char *dir, const struct sg_options *opt,
   posix_spawn_file_actions_addopen(&fa, 1, "clang.log", O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_adddup2(&fa, 1, 2);
   pid_t pid;
-  int err = posix_spawn(&pid, SG_CLANG, &fa, NULL, (char *const *)argv, environ);
+  char **env = clang_environ();
+  int err = env ? posix_spawn(&pid, SG_CLANG, &fa, NULL, (char *const *)argv, env) : ENOMEM;
   posix_spawn_file_actions_destroy(&fa);
   free(argv);
+  free(env);
   if (err) {
     sg_text_printf(log, "error: cannot run %s: %s\n", SG_CLANG, strerror(err));
     return SG_EBUILD;

@@ -40,6 +40,7 @@ struct sg_options {
   bool opt_disable;       /* -cl-opt-disable */
   bool kernel_arg_info;   /* -cl-kernel-arg-info */
   bool uniform_work_group;/* -cl-uniform-work-group-size */
+  bool debug_full;        /* -g: full debug info (line tables are always made) */
   char **clang_args;      /* extra clang arguments, NULL-terminated */
   uint32_t num_clang_args;
   uint64_t max_private_size; /* sg_build_request's; not an option */
@@ -55,11 +56,20 @@ enum sg_status sg_cc_frontend(const struct sg_build_request *req,
 
 /* Bitcode -> optimised RISC-V relocatable object (malloc'd), with the kernel
  * metadata (entry_pc, static_local_size filled in later by the linker). */
+/* A source file of the program as its line table names it: path (the
+ * directory and name joined, as DWARF readers join them), name (as written:
+ * "input.cl", "foo.h") and its text. */
+struct sg_cc_source {
+  char *path, *name, *text;
+};
+#define SG_CC_MAX_SOURCES 64
 struct sg_cc_object {
   void *obj;
   size_t obj_size;
   uint32_t num_kernels;
   struct sg_kernel_info *kernels;
+  uint32_t num_sources;
+  struct sg_cc_source sources[SG_CC_MAX_SOURCES];
 };
 enum sg_status sg_cc_compile(const void *bc, size_t bc_size,
                              const struct sg_options *opt,
@@ -100,6 +110,12 @@ struct sg_linked {
   uint64_t local_size; /* .sg.local bytes at SG_ADDR_LOCAL */
   uint8_t *attributes; /* .riscv.attributes (ISA string for disassemblers) */
   size_t attributes_size;
+  uint32_t num_debug;  /* .debug_* sections, relocated (the line tables) */
+  struct sg_cc_debug_section {
+    char *name;
+    uint8_t *data;
+    uint64_t size;
+  } *debug;
   uint32_t num_symbols;
   struct sg_cc_symbol *symbols;
 };
@@ -118,16 +134,32 @@ enum sg_status sg_cc_postdom(uint32_t n, const uint32_t *succ_off, const uint32_
 enum sg_status sg_cc_reconv(const struct sg_linked *l, struct sg_reconv **table,
                             size_t *ntable, struct sg_text *log);
 
-/* Upper bound of the private stack bytes a work-item needs. */
-uint32_t sg_cc_stack_size(const struct sg_linked *l);
+/* Private memory of each kernel (entry_pc set): private_size is the deepest
+ * the stack pointer goes below its value at the kernel's entry wrapper, over
+ * every call chain from it. Recursion or a call to an unknown target sets
+ * SG_USES_UNBOUNDED_STACK and a warning in the log; a frame that cannot be
+ * bounded (sp set from a run-time value, moved in a loop) or a kernel that
+ * needs more than limit bytes is SG_EBUILD, with the function and PC, or
+ * the sizes, in the log. */
+enum sg_status sg_cc_stack_sizes(const struct sg_linked *l, struct sg_kernel_info *kernels,
+                                 uint32_t num_kernels, uint64_t limit, struct sg_text *log);
 
 /* Program binary: writes the ELF described in docs/compiler.md. */
 enum sg_status sg_binary_write(const struct sg_linked *l, const struct sg_options *opt,
                                const struct sg_kernel_info *kernels, uint32_t num_kernels,
                                const struct sg_reconv *table, size_t ntable,
+                               const struct sg_cc_source *sources, uint32_t num_sources,
                                void **binary, size_t *size);
 
 void sg_kernel_info_free_fields(struct sg_kernel_info *k);
+
+/* Line tables (sg_lines.c): reads the DWARF line program of a loaded
+ * executable and the embedded sources (.sg.source bytes) into img->lines.
+ * Damaged tables are ignored with img->load_warning set; SG_ENOMEM only. */
+struct Elf;
+enum sg_status sg_lines_load(struct Elf *elf, const void *sources, size_t sources_size,
+                             struct sg_program_image *img);
+void sg_lines_free(struct sg_line_table *t);
 
 /* sg_build after the front end: bitcode -> optimised code, link, reconvergence
  * table, program binary in res (sg_link ends with it too). */
@@ -186,5 +218,19 @@ enum sg_status sg_cc_devlib_take(struct LLVMOpaqueContext **ctx, struct LLVMOpaq
 
 enum sg_status sg_cc_build_bitcode(const void *bc, size_t bc_size, const struct sg_options *opt,
                                    struct sg_build_result *res, struct sg_text *log);
+
+/* ---- The program cache (sg_cache.c, docs/cache.md) --------------------- */
+
+struct sg_cache_key {
+  uint8_t b[32];
+};
+/* The key of a build from source; false when the cache is off or the build
+ * depends on files the key cannot see (#include, -I). */
+bool sg_cache_key(const struct sg_build_request *req, struct sg_cache_key *key);
+/* Fills res (log, binary) from the entry of key; false on a miss, or when the
+ * entry is damaged, foreign or does not load (it is then rebuilt). */
+bool sg_cache_load(const struct sg_cache_key *key, struct sg_build_result *res);
+/* Writes a successful build's log and binary (temporary file, then rename). */
+void sg_cache_store(const struct sg_cache_key *key, const struct sg_build_result *res);
 
 #endif

@@ -12,12 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum sec_class { SEC_SKIP, SEC_TEXT, SEC_RO, SEC_DATA, SEC_BSS, SEC_LOCAL };
+/* SEC_DEBUG: a .debug_* section (line tables), kept at address 0 and
+ * relocated like the code, for the executable's DWARF. */
+enum sec_class { SEC_SKIP, SEC_TEXT, SEC_RO, SEC_DATA, SEC_BSS, SEC_LOCAL, SEC_DEBUG };
 
 struct sec {
   enum sec_class cls;
   uint64_t addr, size, align;
   Elf_Data *data;
+  uint32_t debug; /* SEC_DEBUG: its index in sg_linked.debug */
 };
 
 struct link {
@@ -30,12 +33,20 @@ struct link {
   size_t strtab_index, nsyms;
   uint64_t *symval;      /* resolved value per symbol */
   bool *symok;
+  /* A SET_ULEB128 waiting for the SUB_ULEB128 that follows it at the same
+   * place: the field holds only their difference. */
+  bool uleb_pending;
+  uint64_t uleb_offset, uleb_value;
 };
 
 static uint64_t align_up(uint64_t v, uint64_t a) { return a > 1 ? (v + a - 1) / a * a : v; }
 
 static enum sec_class classify(const GElf_Shdr *sh, const char *name)
 {
+  /* .debug_frame: nothing unwinds device code. */
+  if (!(sh->sh_flags & SHF_ALLOC) && sh->sh_type == SHT_PROGBITS &&
+      !strncmp(name, ".debug_", 7) && strcmp(name, ".debug_frame"))
+    return SEC_DEBUG;
   if (!(sh->sh_flags & SHF_ALLOC) || !strcmp(name, ".eh_frame"))
     return SEC_SKIP;
   if (!strcmp(name, ".sg.local"))
@@ -94,10 +105,29 @@ static enum sg_status read_sections(struct link *l)
       l->strtab_index = sh.sh_link;
       l->nsyms = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
     }
-    if (s->cls == SEC_TEXT || s->cls == SEC_RO || s->cls == SEC_DATA) {
+    if (s->cls == SEC_TEXT || s->cls == SEC_RO || s->cls == SEC_DATA || s->cls == SEC_DEBUG) {
       s->data = elf_getdata(scn, NULL);
       if (!s->data || s->data->d_size != s->size || (s->size && !s->data->d_buf))
         return SG_ELINK;
+    }
+    if (s->cls == SEC_DEBUG) {
+      struct sg_linked *o = l->out;
+      struct sg_cc_debug_section *d = realloc(o->debug, (o->num_debug + 1) * sizeof *d);
+      if (!d)
+        return SG_ENOMEM;
+      o->debug = d;
+      d += o->num_debug;
+      d->name = strdup(name);
+      d->size = s->size;
+      d->data = malloc(s->size + 1);
+      if (!d->name || !d->data) {
+        free(d->name), free(d->data);
+        return SG_ENOMEM;
+      }
+      if (s->size)
+        memcpy(d->data, s->data->d_buf, s->size);
+      s->debug = o->num_debug++;
+      s->addr = 0;
     }
   }
   return SG_OK;
@@ -126,7 +156,7 @@ static enum sg_status layout(struct link *l)
     return SG_ENOMEM;
   for (size_t i = 0; i < l->nsec; i++) {
     struct sec *s = &l->secs[i];
-    if (!s->data || !s->size)
+    if (!s->data || !s->size || s->cls == SEC_DEBUG)
       continue;
     uint8_t *dst = s->cls == SEC_DATA ? o->rw + (s->addr - o->rw_base) : o->ro + (s->addr - SG_ADDR_CODE);
     memcpy(dst, s->data->d_buf, s->size);
@@ -169,15 +199,17 @@ static enum sg_status resolve_symbols(struct link *l)
       l->symok[i] = true; /* weak undefined: 0 */
       continue;
     }
+    int type = GELF_ST_TYPE(sym.st_info);
     if (sym.st_shndx == SHN_ABS) {
       l->symval[i] = sym.st_value, l->symok[i] = true;
-      continue;
+      if (type != STT_OBJECT || sym.st_value < SG_ADDR_LOCAL)
+        continue; /* only __local variables placed by the compiler are named */
+    } else {
+      if (sym.st_shndx >= l->nsec || l->secs[sym.st_shndx].cls == SEC_SKIP)
+        continue; /* in a section we drop; an error only if referenced */
+      l->symval[i] = l->secs[sym.st_shndx].addr + sym.st_value;
+      l->symok[i] = true;
     }
-    if (sym.st_shndx >= l->nsec || l->secs[sym.st_shndx].cls == SEC_SKIP)
-      continue; /* in a section we drop; an error only if referenced */
-    l->symval[i] = l->secs[sym.st_shndx].addr + sym.st_value;
-    l->symok[i] = true;
-    int type = GELF_ST_TYPE(sym.st_info);
     if ((type == STT_FUNC || type == STT_OBJECT) && *name) {
       struct sg_cc_symbol *s = &l->out->symbols[l->out->num_symbols++];
       s->name = strdup(name);
@@ -238,6 +270,92 @@ static bool pcrel_hi_value(struct link *l, size_t target_sec, Elf_Data *rela, si
   return false;
 }
 
+/* A relocation in a .debug_* section: section offsets and code addresses
+ * (absolute), and the label differences an assembler may leave. */
+#ifndef R_RISCV_SET_ULEB128
+#define R_RISCV_SET_ULEB128 60
+#define R_RISCV_SUB_ULEB128 61
+#endif
+
+/* SET_ULEB128/SUB_ULEB128 rewrite a ULEB128 number in place, in as many
+ * bytes as the assembler reserved for it (DWARF 5 range and location lists
+ * hold label differences this way). */
+static enum sg_status apply_uleb128(struct link *l, const struct sg_cc_debug_section *d,
+                                    uint64_t off, bool sub, uint64_t S_A)
+{
+  uint64_t old = 0;
+  unsigned n = 0;
+  for (;; n++) {
+    if (off + n >= d->size || n == 10) {
+      sg_text_printf(l->log, "error: bad ULEB128 field in %s\n", d->name);
+      return SG_ELINK;
+    }
+    old |= (uint64_t)(d->data[off + n] & 0x7f) << (7 * n);
+    if (!(d->data[off + n] & 0x80))
+      break;
+  }
+  n++;
+  uint64_t v = sub ? old - S_A : S_A;
+  if (n < 10 && v >> (7 * n)) {
+    sg_text_printf(l->log, "error: ULEB128 relocation in %s out of range\n", d->name);
+    return SG_ELINK;
+  }
+  for (unsigned i = 0; i < n; i++, v >>= 7)
+    d->data[off + i] = (uint8_t)((v & 0x7f) | (i + 1 < n ? 0x80 : 0));
+  return SG_OK;
+}
+
+static enum sg_status apply_debug(struct link *l, size_t target, const GElf_Rela *r, size_t sym)
+{
+  uint32_t type = (uint32_t)GELF_R_TYPE(r->r_info);
+  const struct sg_cc_debug_section *d = &l->out->debug[l->secs[target].debug];
+  uint64_t S_A = l->symval[sym] + (uint64_t)r->r_addend;
+  unsigned width = 0;
+  if (type == R_RISCV_SET_ULEB128) {
+    enum sg_status st = SG_OK;
+    if (l->uleb_pending) /* a SET alone: the field holds the value itself */
+      st = apply_uleb128(l, d, l->uleb_offset, false, l->uleb_value);
+    l->uleb_pending = true, l->uleb_offset = r->r_offset, l->uleb_value = S_A;
+    return st;
+  }
+  if (type == R_RISCV_SUB_ULEB128) {
+    bool paired = l->uleb_pending && l->uleb_offset == r->r_offset;
+    l->uleb_pending = false;
+    return paired ? apply_uleb128(l, d, r->r_offset, false, l->uleb_value - S_A)
+                  : apply_uleb128(l, d, r->r_offset, true, S_A);
+  }
+  switch (type) {
+  case R_RISCV_ADD8: case R_RISCV_SUB8: case R_RISCV_SET8:
+  case R_RISCV_SET6: case R_RISCV_SUB6: width = 1; break;
+  case R_RISCV_ADD16: case R_RISCV_SUB16: case R_RISCV_SET16: width = 2; break;
+  case R_RISCV_32: case R_RISCV_ADD32: case R_RISCV_SUB32: case R_RISCV_SET32: width = 4; break;
+  case R_RISCV_64: case R_RISCV_ADD64: case R_RISCV_SUB64: width = 8; break;
+  default:
+    sg_text_printf(l->log, "error: unsupported relocation type %u in %s\n", type, d->name);
+    return SG_ELINK;
+  }
+  if (r->r_offset > d->size || d->size - r->r_offset < width) {
+    sg_text_printf(l->log, "error: relocation outside %s\n", d->name);
+    return SG_ELINK;
+  }
+  uint8_t *p = d->data + r->r_offset;
+  uint64_t old = 0, v;
+  memcpy(&old, p, width); /* little-endian host */
+  bool add = type == R_RISCV_ADD8 || type == R_RISCV_ADD16 || type == R_RISCV_ADD32 ||
+             type == R_RISCV_ADD64;
+  bool sub = type == R_RISCV_SUB8 || type == R_RISCV_SUB16 || type == R_RISCV_SUB32 ||
+             type == R_RISCV_SUB64;
+  v = add ? old + S_A : sub ? old - S_A : S_A;
+  if (type == R_RISCV_SET6 || type == R_RISCV_SUB6) /* the low 6 bits of a byte */
+    v = (old & 0xc0) | ((type == R_RISCV_SUB6 ? old - S_A : S_A) & 0x3f);
+  if (type == R_RISCV_32 && S_A > UINT32_MAX) {
+    sg_text_printf(l->log, "error: relocation type %u in %s out of range\n", type, d->name);
+    return SG_ELINK;
+  }
+  memcpy(p, &v, width);
+  return SG_OK;
+}
+
 static enum sg_status apply_one(struct link *l, size_t target, Elf_Data *rela, size_t n,
                                 const GElf_Rela *r)
 {
@@ -249,6 +367,8 @@ static enum sg_status apply_one(struct link *l, size_t target, Elf_Data *rela, s
     sg_text_printf(l->log, "error: relocation against a dropped or invalid symbol\n");
     return SG_ELINK;
   }
+  if (l->secs[target].cls == SEC_DEBUG)
+    return apply_debug(l, target, r, sym);
   uint64_t P = l->secs[target].addr + r->r_offset;
   int64_t S_A = (int64_t)(l->symval[sym] + (uint64_t)r->r_addend), v = S_A - (int64_t)P;
   uint64_t width = type == R_RISCV_64 ? 8 : type == R_RISCV_CALL || type == R_RISCV_CALL_PLT ? 8 : 4;
@@ -292,7 +412,7 @@ static enum sg_status relocate(struct link *l)
     if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA)
       continue;
     if (sh.sh_info >= l->nsec || l->secs[sh.sh_info].cls == SEC_SKIP)
-      continue; /* relocations of debug info or other dropped sections */
+      continue; /* relocations of dropped sections (.eh_frame, ...) */
     if (l->secs[sh.sh_info].cls == SEC_BSS || l->secs[sh.sh_info].cls == SEC_LOCAL)
       return SG_ELINK;
     Elf_Data *rela = elf_getdata(scn, NULL);
@@ -302,6 +422,13 @@ static enum sg_status relocate(struct link *l)
       if (!gelf_getrela(rela, (int)j, &r))
         return SG_ELINK;
       enum sg_status st = apply_one(l, sh.sh_info, rela, n, &r);
+      if (st != SG_OK)
+        return st;
+    }
+    if (l->uleb_pending) {
+      l->uleb_pending = false;
+      enum sg_status st = apply_uleb128(l, &l->out->debug[l->secs[sh.sh_info].debug],
+                                        l->uleb_offset, false, l->uleb_value);
       if (st != SG_OK)
         return st;
     }
@@ -348,6 +475,11 @@ void sg_linked_free(struct sg_linked *l)
   for (uint32_t i = 0; i < l->num_symbols; i++)
     free(l->symbols[i].name);
   free(l->symbols);
+  for (uint32_t i = 0; i < l->num_debug; i++) {
+    free(l->debug[i].name);
+    free(l->debug[i].data);
+  }
+  free(l->debug);
   free(l->attributes);
   free(l->ro);
   free(l->rw);

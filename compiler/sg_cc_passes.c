@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* DESIGN.md "2. The compiler", middle end: kernel metadata, device library
  * link, one entry wrapper per kernel (arguments from the parameter block,
- * then sg.exit), internalisation, __local placement, and the LLVM pipeline. */
+ * then sg.exit), internalisation, the LLVM pipeline, and __local placement
+ * (each kernel's variables from the start of the local window). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* asprintf, strndup, posix_spawn_file_actions_addchdir_np */
 #endif
@@ -10,6 +11,7 @@
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
 #include <llvm-c/Core.h>
+#include <llvm-c/DebugInfo.h>
 #include <llvm-c/Linker.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
@@ -42,6 +44,7 @@ static bool is_libcall(const char *name)
 struct pass_ctx {
   LLVMContextRef ctx;
   LLVMModuleRef mod;
+  LLVMDIBuilderRef dib;       /* the wrappers' debug info, made with the first one */
   LLVMTargetDataRef td;
   const struct sg_options *opt;
   struct sg_text *log;
@@ -270,6 +273,21 @@ static LLVMTypeRef slot_type(struct pass_ctx *pc, LLVMValueRef fn, unsigned i)
   return bv ? bv : LLVMTypeOf(LLVMGetParam(fn, i));
 }
 
+/* The image type an argument's base type names ("image2d_t"), or
+ * SG_IMAGE_NONE. */
+static enum sg_image_type image_type(const char *base)
+{
+  static const char *const names[SG_IMAGE_NUM_TYPES] = {
+#define X(name, text) [SG_IMAGE_##name] = text,
+      SG_IMAGE_TYPES(X)
+#undef X
+  };
+  for (unsigned t = 1; t < SG_IMAGE_NUM_TYPES; t++)
+    if (!strcmp(base, names[t]))
+      return (enum sg_image_type)t;
+  return SG_IMAGE_NONE;
+}
+
 static enum sg_status read_args(struct pass_ctx *pc, LLVMValueRef fn, struct sg_kernel_info *k)
 {
   LLVMValueRef *as, *acc, *ty, *base, *qual, *name;
@@ -287,25 +305,34 @@ static enum sg_status read_args(struct pass_ctx *pc, LLVMValueRef fn, struct sg_
     struct sg_kernel_arg *a = &k->args[i];
     uint64_t space = md_int(as, nas, i);
     a->type_name = md_string(ty, nty, i);
-    a->name = pc->opt->kernel_arg_info ? md_string(name, nname, i) : strdup("");
+    a->source_name = md_string(name, nname, i);
+    a->name = pc->opt->kernel_arg_info && a->source_name ? strdup(a->source_name) : strdup("");
+    if (!a->source_name && !(a->source_name = strdup("")))
+      st = SG_ENOMEM;
     char *b = md_string(base, nbase, i), *q = md_string(qual, nqual, i), *ac = md_string(acc, nacc, i);
     a->access_qualifier = access_value(ac ? ac : "");
     a->type_qualifier = type_qual_bits(q ? q : "");
-    bool opaque = b && (!strncmp(b, "image", 5) || !strcmp(b, "sampler_t") ||
+    a->image_type = image_type(b ? b : "");
+    bool opaque = b && ((!strncmp(b, "image", 5) && !a->image_type) ||
                         (a->type_qualifier & SG_CL_TYPE_PIPE) || !strcmp(b, "queue_t"));
     if (opaque) {
-      sg_text_printf(pc->log, "error: kernel '%s' argument %u ('%s'): images, samplers, pipes and queues are not supported\n",
+      sg_text_printf(pc->log, "error: kernel '%s' argument %u ('%s'): pipes, queues and "
+                              "multi-sample images are not supported\n",
                      k->name, i, a->type_name ? a->type_name : "");
       st = SG_EBUILD;
     }
+    bool sampler = b && !strcmp(b, "sampler_t");
     free(b), free(q), free(ac);
     if (!a->type_name || !a->name)
       st = SG_ENOMEM;
     static const enum sg_arg_kind kinds[] = {SG_ARG_VALUE, SG_ARG_GLOBAL, SG_ARG_CONSTANT, SG_ARG_LOCAL};
     static const uint32_t quals[] = {SG_CL_ADDRESS_PRIVATE, SG_CL_ADDRESS_GLOBAL,
                                      SG_CL_ADDRESS_CONSTANT, SG_CL_ADDRESS_LOCAL};
-    a->kind = space < 4 ? kinds[space] : SG_ARG_VALUE;
+    a->kind = a->image_type ? SG_ARG_IMAGE : sampler ? SG_ARG_SAMPLER
+              : space < 4 ? kinds[space] : SG_ARG_VALUE;
     a->address_qualifier = space < 4 ? quals[space] : SG_CL_ADDRESS_PRIVATE;
+    if (sampler) /* no access qualifier applies to it */
+      a->access_qualifier = SG_CL_ACCESS_NONE;
     slots[i] = slot_type(pc, fn, i);
   }
   if (st == SG_OK) {
@@ -449,6 +476,35 @@ static void set_target_attrs(struct pass_ctx *pc, LLVMValueRef fn)
                                                     SG_TARGET_FEATURES, strlen(SG_TARGET_FEATURES)));
 }
 
+/* The back end writes line tables only for functions with a subprogram, so
+ * the wrapper of a kernel that has one gets its own (in a compile unit of
+ * the wrappers: the C API cannot name the kernel's), and its call of the
+ * kernel a location: once the kernel is inlined into the wrapper, its code
+ * keeps its own lines, inlined at that call. */
+static void debug_wrapper(struct pass_ctx *pc, LLVMValueRef kernel, LLVMValueRef w,
+                          LLVMValueRef call)
+{
+  LLVMMetadataRef sp = LLVMGetSubprogram(kernel);
+  if (!sp)
+    return;
+  LLVMMetadataRef file = LLVMDIScopeGetFile(sp);
+  unsigned line = LLVMDISubprogramGetLine(sp);
+  if (!pc->dib) {
+    pc->dib = LLVMCreateDIBuilderDisallowUnresolved(pc->mod);
+    LLVMDIBuilderCreateCompileUnit(pc->dib, LLVMDWARFSourceLanguageOpenCL, file, "SoftGPU", 7,
+                                   !pc->opt->opt_disable, "", 0, 0, "", 0,
+                                   LLVMDWARFEmissionLineTablesOnly, 0, 0, 0, "", 0, "", 0);
+  }
+  size_t len;
+  const char *name = LLVMGetValueName2(w, &len);
+  LLVMMetadataRef ty = LLVMDIBuilderCreateSubroutineType(pc->dib, file, NULL, 0, LLVMDIFlagZero);
+  LLVMMetadataRef wsp =
+      LLVMDIBuilderCreateFunction(pc->dib, file, name, len, name, len, file, line, ty, true, true,
+                                  line, LLVMDIFlagArtificial, !pc->opt->opt_disable);
+  LLVMSetSubprogram(w, wsp);
+  LLVMInstructionSetDebugLoc(call, LLVMDIBuilderCreateDebugLocation(pc->ctx, line, 0, wsp, NULL));
+}
+
 static enum sg_status build_wrapper(struct pass_ctx *pc, LLVMValueRef kernel,
                                    const struct sg_kernel_info *k)
 {
@@ -493,6 +549,7 @@ static enum sg_status build_wrapper(struct pass_ctx *pc, LLVMValueRef kernel,
       LLVMAddCallSiteAttribute(call, i + 1, LLVMCreateTypeAttribute(pc->ctx, byval, bv));
   }
   free(args);
+  debug_wrapper(pc, kernel, w, call);
   static const char exit_asm[] = SG_INSN_R(SG_EXIT) ", x0, x0, x0";
   LLVMTypeRef asm_ty = LLVMFunctionType(voidt, NULL, 0, 0);
   LLVMValueRef ia = LLVMGetInlineAsm(asm_ty, exit_asm, sizeof exit_asm - 1, "", 0, 1, 0,
@@ -551,7 +608,7 @@ static enum sg_status check_undefined(struct pass_ctx *pc)
 
 /* Everything but the wrappers becomes internal (so unused library code
  * disappears) and, when optimising, inlined into the wrappers. __local
- * variables go to .sg.local, which the linker places at SG_ADDR_LOCAL. */
+ * variables are given addresses after optimisation (overlay_locals). */
 static void internalize(struct pass_ctx *pc)
 {
   unsigned always = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
@@ -573,24 +630,171 @@ static void internalize(struct pass_ctx *pc)
       continue;
     if (LLVMGetLinkage(g) != LLVMPrivateLinkage)
       LLVMSetLinkage(g, LLVMInternalLinkage);
-    if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == AS_LOCAL)
-      LLVMSetSection(g, ".sg.local");
   }
+}
+
+/* ---- __local overlay ----------------------------------------------------- */
+
+/* A function set: the functions that use a variable, or that a kernel
+ * reaches through direct calls. Programs have few functions left by now. */
+struct fnset {
+  LLVMValueRef *f;
+  size_t n, cap;
+};
+
+static bool fnset_has(const struct fnset *s, LLVMValueRef f)
+{
+  for (size_t i = 0; i < s->n; i++)
+    if (s->f[i] == f)
+      return true;
+  return false;
+}
+
+static bool fnset_add(struct fnset *s, LLVMValueRef f)
+{
+  if (fnset_has(s, f))
+    return true;
+  if (s->n == s->cap) {
+    size_t cap = s->cap ? 2 * s->cap : 16;
+    LLVMValueRef *n = realloc(s->f, cap * sizeof *n);
+    if (!n)
+      return false;
+    s->f = n, s->cap = cap;
+  }
+  s->f[s->n++] = f;
+  return true;
+}
+
+/* The functions whose instructions use v, through constant expressions. */
+static bool users_of(LLVMValueRef v, struct fnset *out, int depth)
+{
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsAInstruction(user)) {
+      if (!fnset_add(out, LLVMGetBasicBlockParent(LLVMGetInstructionParent(user))))
+        return false;
+    } else if (LLVMIsAConstantExpr(user) && depth < 16 && !users_of(user, out, depth + 1)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* The functions a kernel's wrapper reaches through direct calls. */
+static bool reach(LLVMValueRef entry, struct fnset *out)
+{
+  if (!fnset_add(out, entry))
+    return false;
+  for (size_t i = 0; i < out->n; i++)
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(out->f[i]); b; b = LLVMGetNextBasicBlock(b))
+      for (LLVMValueRef in = LLVMGetFirstInstruction(b); in; in = LLVMGetNextInstruction(in)) {
+        LLVMValueRef callee = LLVMIsACallInst(in) ? LLVMGetCalledValue(in) : NULL;
+        if (callee && LLVMIsAFunction(callee) && !LLVMIsDeclaration(callee) && !fnset_add(out, callee))
+          return false;
+      }
+  return true;
+}
+
+/* Each kernel's __local variables are laid out from the start of the local
+ * window, so a kernel needs only the local memory of the variables it
+ * reaches, not that of every kernel in the program (CLBlast's GEMM program
+ * holds five kernels of 16-32 KB each). A variable reached from several
+ * kernels gets one address above everything placed for each of them. The
+ * addresses become constants before code generation: nothing is left in
+ * .sg.local. */
+static enum sg_status overlay_locals(struct pass_ctx *pc, struct sg_cc_object *out)
+{
+  uint32_t nk = out->num_kernels;
+  struct fnset *reached = calloc(nk ? nk : 1, sizeof *reached), users = {0};
+  enum sg_status st = reached ? SG_OK : SG_ENOMEM;
+  for (uint32_t k = 0; st == SG_OK && k < nk; k++) {
+    out->kernels[k].static_local_size = 0;
+    char *name;
+    if (asprintf(&name, SG_ENTRY_PREFIX "%s", out->kernels[k].name) < 0) {
+      st = SG_ENOMEM;
+      break;
+    }
+    LLVMValueRef w = LLVMGetNamedFunction(pc->mod, name);
+    free(name);
+    if (!w)
+      st = SG_ELINK;
+    else if (!reach(w, &reached[k]))
+      st = SG_ENOMEM;
+  }
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(pc->ctx);
+  for (LLVMValueRef g = LLVMGetFirstGlobal(pc->mod), next; st == SG_OK && g; g = next) {
+    next = LLVMGetNextGlobal(g);
+    const char *section = LLVMGetSection(g);
+    bool local = LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == AS_LOCAL ||
+                 (section && !strcmp(section, ".sg.local")); /* the collectives' scratch */
+    if (!local || LLVMIsDeclaration(g))
+      continue;
+    LLVMTypeRef t = LLVMGlobalGetValueType(g);
+    uint64_t size = LLVMABISizeOfType(pc->td, t), align = LLVMABIAlignmentOfType(pc->td, t);
+    if (LLVMGetAlignment(g) > align)
+      align = LLVMGetAlignment(g);
+    users.n = 0;
+    if (!users_of(g, &users, 0)) {
+      st = SG_ENOMEM;
+      break;
+    }
+    uint64_t at = 0;
+    for (uint32_t k = 0; k < nk; k++)
+      for (size_t i = 0; i < users.n; i++)
+        if (fnset_has(&reached[k], users.f[i]) && out->kernels[k].static_local_size > at)
+          at = out->kernels[k].static_local_size;
+    at = (at + align - 1) / align * align;
+    for (uint32_t k = 0; k < nk; k++)
+      for (size_t i = 0; i < users.n; i++)
+        if (fnset_has(&reached[k], users.f[i])) {
+          out->kernels[k].static_local_size = at + size;
+          break;
+        }
+    /* An absolute symbol keeps the variable's name, address and size for
+     * the checkers' reports ("__local array `tile`"). */
+    size_t len;
+    const char *gname = LLVMGetValueName2(g, &len);
+    char *sym = NULL;
+    if (len && asprintf(&sym, ".type \"%s\",@object\n.size \"%s\", %llu\n.set \"%s\", 0x%llx\n",
+                        gname, gname, (unsigned long long)size, gname,
+                        (unsigned long long)(SG_ADDR_LOCAL + at)) < 0) {
+      st = SG_ENOMEM;
+      break;
+    }
+    if (sym)
+      LLVMAppendModuleInlineAsm(pc->mod, sym, strlen(sym));
+    free(sym);
+    LLVMValueRef addr = LLVMConstIntToPtr(LLVMConstInt(i64, SG_ADDR_LOCAL + at, 0), LLVMTypeOf(g));
+    LLVMReplaceAllUsesWith(g, addr);
+    LLVMDeleteGlobal(g);
+  }
+  for (uint32_t k = 0; reached && k < nk; k++)
+    free(reached[k].f);
+  free(reached);
+  free(users.f);
+  if (st == SG_ELINK)
+    sg_text_printf(pc->log, "error: internal compiler error: a kernel's entry point is missing\n");
+  return st;
 }
 
 static enum sg_status make_wrappers(struct pass_ctx *pc, const struct sg_cc_object *out)
 {
-  for (uint32_t i = 0; i < out->num_kernels; i++) {
+  enum sg_status st = SG_OK;
+  for (uint32_t i = 0; i < out->num_kernels && st == SG_OK; i++) {
     LLVMValueRef f = LLVMGetNamedFunction(pc->mod, out->kernels[i].name);
     if (!f || !is_kernel(f)) {
       sg_text_printf(pc->log, "error: kernel '%s' lost while linking\n", out->kernels[i].name);
-      return SG_ELINK;
+      st = SG_ELINK;
+    } else {
+      st = build_wrapper(pc, f, &out->kernels[i]);
     }
-    enum sg_status st = build_wrapper(pc, f, &out->kernels[i]);
-    if (st != SG_OK)
-      return st;
   }
-  return SG_OK;
+  if (pc->dib) {
+    LLVMDIBuilderFinalize(pc->dib);
+    LLVMDisposeDIBuilder(pc->dib);
+    pc->dib = NULL;
+  }
+  return st;
 }
 
 static enum sg_status optimise(struct pass_ctx *pc, LLVMTargetMachineRef tm)
@@ -665,6 +869,43 @@ static enum sg_status check_frames(struct pass_ctx *pc, const struct sg_cc_objec
   return st;
 }
 
+/* The source files the code's line table names, with the text clang
+ * embedded (-gembed-source), for the binary's .sg.source: findings quote
+ * the line. Files without embedded text (objects from elsewhere) are left
+ * out; their findings name the line without quoting it. */
+static enum sg_status collect_sources(struct pass_ctx *pc, struct sg_cc_object *out)
+{
+  LLVMMetadataRef seen[SG_CC_MAX_SOURCES];
+  for (LLVMValueRef f = LLVMGetFirstFunction(pc->mod); f; f = LLVMGetNextFunction(f))
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+        LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(in);
+        LLVMMetadataRef file = loc ? LLVMDIScopeGetFile(LLVMDILocationGetScope(loc)) : NULL;
+        uint32_t i = 0;
+        while (i < out->num_sources && seen[i] != file)
+          i++;
+        if (!file || i < out->num_sources || out->num_sources == SG_CC_MAX_SOURCES)
+          continue;
+        unsigned nlen, dlen, tlen;
+        const char *name = LLVMDIFileGetFilename(file, &nlen);
+        const char *dir = LLVMDIFileGetDirectory(file, &dlen);
+        const char *text = LLVMDIFileGetSource(file, &tlen);
+        if (!text || !name || !nlen)
+          continue;
+        struct sg_cc_source *src = &out->sources[out->num_sources];
+        src->name = strndup(name, nlen);
+        src->text = strndup(text, tlen);
+        if (name[0] == '/' || !dlen)
+          src->path = strndup(name, nlen);
+        else if (asprintf(&src->path, "%.*s/%.*s", (int)dlen, dir, (int)nlen, name) < 0)
+          src->path = NULL;
+        seen[out->num_sources++] = file;
+        if (!src->name || !src->text || !src->path)
+          return SG_ENOMEM;
+      }
+  return SG_OK;
+}
+
 static enum sg_status compile_module(struct pass_ctx *pc, struct sg_cc_object *out,
                                      LLVMModuleRef lib)
 {
@@ -692,6 +933,10 @@ static enum sg_status compile_module(struct pass_ctx *pc, struct sg_cc_object *o
   st = optimise(pc, tm);
   if (st == SG_OK)
     st = check_frames(pc, out);
+  if (st == SG_OK)
+    st = overlay_locals(pc, out);
+  if (st == SG_OK)
+    st = collect_sources(pc, out);
   if (st == SG_OK)
     st = sg_cc_emit_object(tm, pc->mod, &out->obj, &out->obj_size, pc->log);
   LLVMDisposeTargetMachine(tm);
@@ -732,6 +977,11 @@ void sg_cc_object_free(struct sg_cc_object *o)
   for (uint32_t i = 0; i < o->num_kernels; i++)
     sg_kernel_info_free_fields(&o->kernels[i]);
   free(o->kernels);
+  for (uint32_t i = 0; i < o->num_sources; i++) {
+    free(o->sources[i].path);
+    free(o->sources[i].name);
+    free(o->sources[i].text);
+  }
   free(o->obj);
   memset(o, 0, sizeof *o);
 }

@@ -21,14 +21,34 @@ enum sg_arg_kind {
   SG_ARG_CONSTANT, /* __constant pointer: buffer device address (8 bytes) */
   SG_ARG_LOCAL,    /* __local pointer: device places it in the local window */
   SG_ARG_VALUE,    /* scalar, vector or struct by value: its bytes */
-  SG_ARG_IMAGE,    /* not supported yet: kernels using them fail to build */
-  SG_ARG_SAMPLER
+  SG_ARG_IMAGE,    /* image: the device address of its descriptor (8 bytes, sim/sg_tex.def) */
+  SG_ARG_SAMPLER   /* sampler_t: the texture unit's sampler word (8 bytes) */
+};
+
+/* The image types a kernel argument can declare, X(NAME, "OpenCL C type"). */
+#define SG_IMAGE_TYPES(X)                                                      \
+  X(1D, "image1d_t")                                                           \
+  X(1D_BUFFER, "image1d_buffer_t")                                             \
+  X(1D_ARRAY, "image1d_array_t")                                               \
+  X(2D, "image2d_t")                                                           \
+  X(2D_ARRAY, "image2d_array_t")                                               \
+  X(3D, "image3d_t")                                                           \
+  X(2D_DEPTH, "image2d_depth_t")                                               \
+  X(2D_ARRAY_DEPTH, "image2d_array_depth_t")
+enum sg_image_type {
+  SG_IMAGE_NONE, /* not an image argument */
+#define X(name, text) SG_IMAGE_##name,
+  SG_IMAGE_TYPES(X)
+#undef X
+  SG_IMAGE_NUM_TYPES
 };
 
 /* Qualifiers use the numeric values of the CL_KERNEL_ARG_* constants
  * (runtime/ returns them unchanged). */
 struct sg_kernel_arg {
-  char *name;        /* "" when not recorded */
+  char *name;        /* "" when not recorded (-cl-kernel-arg-info) */
+  char *source_name; /* the parameter's name for diagnostics, recorded always
+                        (names dropped from a compiled object: "") */
   char *type_name;   /* "float*", "int4", "struct foo" */
   enum sg_arg_kind kind;
   uint32_t address_qualifier; /* CL_KERNEL_ARG_ADDRESS_* value */
@@ -39,6 +59,7 @@ struct sg_kernel_arg {
   uint32_t offset;  /* from SG_PARAM_ARGS_OFFSET. SG_ARG_LOCAL: an 8-byte slot
                        where the device writes the address it chose in the
                        local window (after static_local_size) */
+  uint32_t image_type; /* SG_ARG_IMAGE: enum sg_image_type; else SG_IMAGE_NONE */
 };
 
 /* Which work-item functions a kernel uses; lets the runtime pick a local size
@@ -46,6 +67,10 @@ struct sg_kernel_arg {
 enum {
   SG_USES_LOCAL_SHAPE = 1u << 0, /* local id/size, group id, num groups, barrier, __local */
   SG_USES_PRINTF = 1u << 1,      /* calls printf: the launch needs a printf buffer */
+  /* Recursion or a call the compiler cannot follow: private_size counts only
+   * the call chains it could, and the device gives the kernel at least its
+   * stack_per_lane (an overflow beyond it is a device finding). */
+  SG_USES_UNBOUNDED_STACK = 1u << 2,
 };
 
 struct sg_kernel_info {
@@ -58,9 +83,23 @@ struct sg_kernel_info {
   uint32_t work_group_size_hint[3];
   uint64_t entry_pc;          /* the generated entry wrapper */
   uint64_t static_local_size; /* __local variables declared in the kernel */
-  uint32_t private_size;      /* stack bytes per work-item (estimate, for info) */
+  uint64_t private_size;      /* stack bytes per work-item: the deepest call chain from
+                                 the entry wrapper (see SG_USES_UNBOUNDED_STACK) */
   uint32_t uses;              /* SG_USES_* */
 };
+
+/* A __local variable of the program (from the symbol table the compiler
+ * writes): its place in the local window, for the memory checker's words
+ * ("__local array `tile` at offset 1024 of 1024"). */
+struct sg_local_var {
+  char *name;       /* as declared ("tile"; a kernel-scope variable's kernel prefix removed) */
+  char *kernel;     /* the kernel it belongs to ("kern" of "kern.tile"), or NULL: each
+                       kernel's variables start at the local window, so they overlap */
+  uint64_t offset;  /* from SG_ADDR_LOCAL */
+  uint64_t size;
+};
+
+struct sg_line_table; /* PC -> source location (compiler/sg_lines.c) */
 
 /* A loaded program: what the device needs to run any of its kernels. */
 struct sg_program_image {
@@ -75,7 +114,23 @@ struct sg_program_image {
   bool uniform_work_group;    /* 1.x, or -cl-uniform-work-group-size */
   uint32_t num_kernels;
   struct sg_kernel_info *kernels;
+  uint32_t num_locals;
+  struct sg_local_var *locals;  /* sorted by offset */
+  struct sg_line_table *lines;  /* NULL: no (usable) line tables */
+  char load_warning[256];       /* why line tables were ignored ("" when not): for the build log */
 };
+
+/* A source location of a program's code, from its line tables. */
+struct sg_source_loc {
+  const char *file;   /* as written in the build: "input.cl", a header's name */
+  uint32_t line, col; /* col 0: unknown */
+  const char *text;   /* the source line (text_len bytes, no newline); NULL when
+                         the binary does not hold the file's text */
+  uint32_t text_len;
+};
+/* Where the instruction at pc comes from; false when the program has no
+ * line for it (no line tables, or code without a source line). */
+bool sg_program_locate(const struct sg_program_image *img, uint64_t pc, struct sg_source_loc *loc);
 
 /* ---- Kernel printf (docs/printf.md) ------------------------------------ */
 
@@ -218,6 +273,11 @@ enum sg_status sg_program_check_device(const struct sg_program_image *img,
                                        size_t errlen);
 const struct sg_kernel_info *sg_program_find_kernel(const struct sg_program_image *img,
                                                     const char *name);
+
+/* The OpenCL version the device implements: CL_DEVICE_VERSION reports it and
+ * kernels see it as __OPENCL_VERSION__ (OpenCL C 6.12 "Preprocessor
+ * Directives and Macros"), which clang leaves undefined. */
+#define SG_OPENCL_VERSION 300
 
 /* What the compiler enables, space-separated; the device reports exactly
  * these (CL_DEVICE_EXTENSIONS, CL_DEVICE_OPENCL_C_FEATURES). */

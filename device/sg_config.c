@@ -219,6 +219,7 @@ static int check_config(const struct sg_config *c, char *why, size_t n) {
   REQUIRE(global_mem_size, c->global_mem_size >= (1u << 20), "must be at least 1 MiB");
   REQUIRE(host_threads, c->host_threads <= 1024, "must be 0..1024");
   REQUIRE(trace_limit, c->trace_limit >= 4096, "must be at least 4096");
+  REQUIRE(check_memory, c->check_memory >= (1u << 20), "must be at least 1 MiB");
   struct sg_timing_config t;
   sg_config_timing(c, &t);
   const char *bad = sg_timing_config_check(

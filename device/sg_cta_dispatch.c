@@ -18,9 +18,13 @@
 
 #define GUARD_GAP (64ull << 10) /* unmapped bytes after every global allocation */
 #define MAX_HOST_THREADS 1024
+/* A worker keeps its stack storage between launches up to this size; a
+ * larger one (a kernel with huge private arrays) is freed after its launch. */
+#define STACK_KEEP (64ull << 20)
 
 _Static_assert(sizeof(struct sg_launch_info) <= SG_PARAM_ARGS_OFFSET,
                "launch info must fit before the arguments");
+_Static_assert(SG_STACK_WINDOW <= UINT32_MAX, "a stack slot must fit sg_cta_desc.stack_size");
 
 /* One host thread's scratch state, created on its first launch and reused:
  * the simulated core it runs CTAs on (a core of the machine in turn, as
@@ -30,16 +34,21 @@ struct worker {
   struct sg_device *dev;
   uint32_t index;
   struct sg_core *core;
-  uint8_t *local, *stack;         /* local_mem_per_core, max CTA * stack_per_lane */
+  uint8_t *local, *stack;         /* local_mem_per_core; the launch's CTA stacks */
+  uint64_t stack_cap;             /* bytes at stack */
   struct sg_region *regions;      /* this worker's copy of the launch map */
   uint32_t regions_cap;
   uint64_t seen;                  /* last launch generation this worker ran */
   pthread_t thread;
   struct sg_cta_desc cta;
   struct sg_findings findings;    /* this launch's, merged into the job's at the end */
-  struct sg_hook *hooks[2];       /* this launch's consumers */
+  struct sg_hook *hooks[4];       /* this launch's consumers */
   struct sg_stats_hook stats;
   struct sg_trace *trace;
+  struct sg_races *races;         /* SOFTGPU_CHECK=races: made once, kept */
+  struct sg_sync *sync;           /* SOFTGPU_CHECK=sync */
+  struct sg_check_memory *memcheck;
+  struct sg_check_uninit *uninit;
 };
 
 struct job;
@@ -65,6 +74,9 @@ struct job {
   uint64_t trace_room;            /* launch->trace: bytes of records a worker may keep */
   struct sg_trace **traces;       /* launch->trace: every worker's, written at the end */
   uint32_t ntraces;
+  struct sg_races **races;        /* SOFTGPU_CHECK=races: every worker's, checked across CTAs */
+  uint32_t nraces;
+  struct sg_check_launch *check;  /* the memory checker's view of the launch; NULL: off */
 };
 
 /* Launches are serialised by launch_lock: each one already uses every host
@@ -72,7 +84,8 @@ struct job {
  * thread works as worker 0; workers 1.. are pool threads woken per launch. */
 struct sg_device {
   struct sg_config cfg;
-  bool strict;                    /* SOFTGPU_CHECK=strict */
+  struct sg_check check;          /* SOFTGPU_CHECK */
+  bool debug;                     /* SOFTGPU_DEBUG: the engine explains itself */
   _Atomic uint64_t next_addr;
   pthread_mutex_t launch_lock;
   pthread_mutex_t lock;           /* pool state: generation, running, quit, job */
@@ -105,30 +118,14 @@ static uint32_t host_thread_count(const struct sg_config *cfg) {
   return 1;
 }
 
-/* SOFTGPU_CHECK: comma-separated words; "strict" makes every device finding
- * end the launch. An unknown word is named on stderr and ignored, so a typo
- * cannot silently turn checking off. */
-static bool check_strict(void) {
-  const char *env = sg_env_get(SG_ENV_CHECK);
-  bool strict = false;
-  while (env && *env) {
-    size_t n = strcspn(env, ",");
-    if (n == 6 && !strncmp(env, "strict", 6))
-      strict = true;
-    else if (n > 0)
-      fprintf(stderr, "SoftGPU: SOFTGPU_CHECK: unknown check '%.*s' ignored (known: strict)\n",
-              (int)n, env);
-    env += n + (env[n] == ',');
-  }
-  return strict;
-}
-
 enum sg_status sg_device_create(const struct sg_config *cfg, struct sg_device **out) {
   struct sg_device *dev = calloc(1, sizeof *dev);
   if (!dev)
     return SG_ENOMEM;
   dev->cfg = *cfg;
-  dev->strict = check_strict();
+  sg_check_parse(sg_env_get(SG_ENV_CHECK), &dev->check, stderr);
+  const char *dbg = sg_env_get(SG_ENV_DEBUG);
+  dev->debug = dbg && *dbg && *dbg != '0'; /* as runtime/sg_error.c reads it */
   atomic_init(&dev->next_addr, SG_ADDR_GLOBAL);
   dev->num_workers = host_thread_count(cfg);
   dev->workers = calloc(dev->num_workers, sizeof *dev->workers);
@@ -148,6 +145,10 @@ static void worker_free(struct worker *w) {
   if (w->core)
     sg_core_destroy(w->core);
   sg_trace_destroy(w->trace);
+  sg_races_destroy(w->races);
+  sg_sync_destroy(w->sync);
+  sg_check_memory_destroy(w->memcheck);
+  sg_check_uninit_destroy(w->uninit);
   sg_findings_free(&w->findings);
   free(w->local);
   free(w->stack);
@@ -178,6 +179,8 @@ void sg_device_destroy(struct sg_device *dev) {
 
 const struct sg_config *sg_device_config(const struct sg_device *dev) { return &dev->cfg; }
 
+const struct sg_check *sg_device_check(const struct sg_device *dev) { return &dev->check; }
+
 uint64_t sg_device_alloc_address(struct sg_device *dev, uint64_t size) {
   if (size > (1ull << 48))
     return 0;
@@ -205,9 +208,12 @@ uint64_t sg_device_local_mem_size(const struct sg_kernel_info *kernel,
 }
 
 /* Writes one argument into its slot. Returns false (with a message) when the
- * metadata or the value cannot be honoured. */
+ * metadata or the value cannot be honoured. An image's descriptor goes to
+ * *desc_next in the block (at device address *desc_addr), and its slot gets
+ * that address. */
 static bool put_arg(const struct sg_launch *launch, uint32_t i, uint8_t *args,
-                    uint64_t *local_next, char *err, size_t errlen) {
+                    uint64_t *local_next, uint8_t **desc_next, uint64_t *desc_addr, char *err,
+                    size_t errlen) {
   const struct sg_kernel_arg *a = &launch->kernel->args[i];
   const struct sg_arg_value *v = &launch->args[i];
   uint64_t size = a->kind == SG_ARG_VALUE ? a->size : 8;
@@ -234,17 +240,36 @@ static bool put_arg(const struct sg_launch *launch, uint32_t i, uint8_t *args,
     }
     memcpy(args + a->offset, v->bytes, a->size);
     return true;
-  case SG_ARG_IMAGE:
   case SG_ARG_SAMPLER:
-    break;
+    if (!v->bytes) {
+      snprintf(err, errlen, "argument %u has no sampler", i);
+      return false;
+    }
+    memcpy(args + a->offset, v->bytes, 8);
+    return true;
+  case SG_ARG_IMAGE:
+    if (!v->image || !v->buffer) {
+      snprintf(err, errlen, "argument %u has no image", i);
+      return false;
+    }
+    memcpy(*desc_next, v->image, sizeof *v->image);
+    memcpy(args + a->offset, desc_addr, 8);
+    *desc_next += sizeof *v->image;
+    *desc_addr += sizeof *v->image;
+    return true;
   }
-  snprintf(err, errlen, "argument %u: images and samplers are not supported", i);
+  snprintf(err, errlen, "argument %u has an unknown kind", i);
   return false;
 }
 
 static enum sg_status build_params(const struct sg_launch *launch, uint8_t **out,
                                    uint64_t *size, char *err, size_t errlen) {
-  *size = SG_PARAM_ARGS_OFFSET + (uint64_t)launch->kernel->args_size;
+  /* The images' descriptors follow the arguments, 16-byte aligned. */
+  uint64_t desc_off = (SG_PARAM_ARGS_OFFSET + (uint64_t)launch->kernel->args_size + 15) & ~15ull;
+  uint32_t images = 0;
+  for (uint32_t i = 0; i < launch->kernel->num_args; i++)
+    images += launch->kernel->args[i].kind == SG_ARG_IMAGE;
+  *size = desc_off + (uint64_t)images * sizeof(struct sg_tex_desc);
   uint8_t *p = calloc(1, *size);
   if (!p) {
     snprintf(err, errlen, "out of memory for the parameter block");
@@ -262,8 +287,11 @@ static enum sg_status build_params(const struct sg_launch *launch, uint8_t **out
   }
   memcpy(p, &info, sizeof info);
   uint64_t local_next = align16(launch->kernel->static_local_size);
+  uint8_t *desc_next = p + desc_off;
+  uint64_t desc_addr = SG_ADDR_PARAMS + desc_off;
   for (uint32_t i = 0; i < launch->kernel->num_args; i++) {
-    if (!put_arg(launch, i, p + SG_PARAM_ARGS_OFFSET, &local_next, err, errlen)) {
+    if (!put_arg(launch, i, p + SG_PARAM_ARGS_OFFSET, &local_next, &desc_next, &desc_addr, err,
+                 errlen)) {
       free(p);
       return SG_EINVAL;
     }
@@ -321,13 +349,114 @@ static enum sg_status check_launch(const struct sg_device *dev,
              k->name);
     return SG_EINVAL;
   }
-  if (k->private_size > dev->cfg.stack_per_lane) {
+  uint64_t fit = sg_device_private_max_items(&dev->cfg, k);
+  if (threads > fit) {
     snprintf(err, errlen,
-             "kernel '%s' needs %u bytes of private memory per work-item; the device "
-             "has %u (stack_per_lane)", k->name, k->private_size, dev->cfg.stack_per_lane);
+             "kernel '%s' needs %" PRIu64 " bytes of private memory per work-item: a "
+             "work-group of %" PRIu64 " needs more than the %" PRIu64
+             "-byte stack window (at most %" PRIu64 " work-items fit)",
+             k->name, sg_device_private_size(&dev->cfg, k), threads,
+             (uint64_t)SG_STACK_WINDOW, fit);
     return SG_ERESOURCES;
   }
   return SG_OK;
+}
+
+/* ---- What the memory checker knows of a launch --------------------------- */
+
+/* One allocation: the launch view and the objects, slots and names it
+ * points to. Objects: the buffer and __local arguments (their pointers
+ * come from the parameter block) and the program's __local arrays. */
+struct check_storage {
+  struct sg_check_launch l;
+  struct sg_check_object *objects;
+  uint64_t *slot_addr;
+  uint32_t *slot_object;
+  char (*names)[96];
+};
+
+static int by_object_base(const void *a, const void *b) {
+  const struct sg_check_object *x = a, *y = b;
+  return x->base < y->base ? -1 : x->base > y->base;
+}
+
+static struct sg_check_launch *check_launch_new(const struct sg_device *dev,
+                                                const struct sg_launch *launch,
+                                                const struct sg_launch_memmap *map) {
+  const struct sg_kernel_info *k = launch->kernel;
+  const struct sg_program_image *img = launch->program;
+  uint32_t n = k->num_args + img->num_locals;
+  struct check_storage *c = calloc(1, sizeof *c);
+  if (!c)
+    return NULL;
+  c->objects = calloc(n + 1, sizeof *c->objects);
+  c->slot_addr = calloc(n + 1, sizeof *c->slot_addr);
+  c->slot_object = calloc(n + 1, sizeof *c->slot_object);
+  c->names = calloc(n + 1, sizeof *c->names);
+  if (!c->objects || !c->slot_addr || !c->slot_object || !c->names) {
+    free(c->objects), free(c->slot_addr), free(c->slot_object), free(c->names), free(c);
+    return NULL;
+  }
+  uint32_t no = 0, ns = 0;
+  uint64_t local_next = align16(k->static_local_size);
+  for (uint32_t i = 0; i < k->num_args; i++) {
+    const struct sg_kernel_arg *a = &k->args[i];
+    const struct sg_arg_value *v = &launch->args[i];
+    struct sg_check_object o = {.local = a->kind == SG_ARG_LOCAL};
+    if ((a->kind == SG_ARG_GLOBAL || a->kind == SG_ARG_CONSTANT) && v->buffer) {
+      o.base = v->buffer->addr, o.size = v->buffer->size;
+    } else if (a->kind == SG_ARG_LOCAL) {
+      o.base = SG_ADDR_LOCAL + local_next, o.size = v->local_size;
+      local_next += align16(v->local_size);
+    } else {
+      continue;
+    }
+    sg_device_arg_name(k, i, c->names[no], sizeof c->names[0]);
+    o.name = c->names[no];
+    c->slot_addr[ns] = SG_ADDR_PARAMS + SG_PARAM_ARGS_OFFSET + a->offset;
+    c->slot_object[ns++] = no;
+    c->objects[no++] = o;
+  }
+  for (uint32_t i = 0; i < img->num_locals; i++) {
+    if (img->locals[i].kernel && strcmp(img->locals[i].kernel, k->name))
+      continue; /* another kernel's, overlapping this one's */
+    snprintf(c->names[no], sizeof c->names[0], "__local array `%.64s`", img->locals[i].name);
+    c->objects[no] = (struct sg_check_object){.base = SG_ADDR_LOCAL + img->locals[i].offset,
+                                              .size = img->locals[i].size,
+                                              .name = c->names[no],
+                                              .local = true};
+    no++;
+  }
+  /* Sorted by base; the slots follow their objects. */
+  uint32_t *order = calloc(no + 1, sizeof *order);
+  struct sg_check_object *sorted = calloc(no + 1, sizeof *sorted);
+  if (order && sorted) {
+    for (uint32_t i = 0; i < no; i++)
+      sorted[i] = c->objects[i], sorted[i].size = i; /* remember the old index in size */
+    qsort(sorted, no, sizeof *sorted, by_object_base);
+    for (uint32_t i = 0; i < no; i++) {
+      order[sorted[i].size] = i;
+      sorted[i].size = c->objects[sorted[i].size].size;
+    }
+    memcpy(c->objects, sorted, no * sizeof *sorted);
+    for (uint32_t i = 0; i < ns; i++)
+      c->slot_object[i] = order[c->slot_object[i]];
+  }
+  free(order);
+  free(sorted);
+  c->l = (struct sg_check_launch){.objects = c->objects, .num_objects = no,
+                                  .slot_addr = c->slot_addr, .slot_object = c->slot_object,
+                                  .num_slots = ns, .regions = map->regions,
+                                  .num_regions = map->count, .stack_base = map->stack_base,
+                                  .stack_size = (uint32_t)sg_device_private_size(&dev->cfg, k)};
+  return &c->l;
+}
+
+static void check_launch_free(struct sg_check_launch *l) {
+  struct check_storage *c = (struct check_storage *)l; /* l is its first member */
+  if (!c)
+    return;
+  free(c->objects), free(c->slot_addr), free(c->slot_object), free(c->names), free(c);
 }
 
 /* ---- Workers ------------------------------------------------------------- */
@@ -339,8 +468,11 @@ static enum sg_status worker_prepare(struct sg_device *dev, struct worker *w,
   if (!w->core) {
     struct sg_sim_config sim = {.warp_size = cfg->warp_size,
                                 .watchdog_insns = cfg->watchdog_insns,
-                                .strict = dev->strict,
-                                .reconv = (enum sg_reconv_policy)cfg->reconv};
+                                .strict = dev->check.strict,
+                                .reconv = (enum sg_reconv_policy)cfg->reconv,
+                                .engine = (enum sg_engine)cfg->engine,
+                                .jit_threshold = cfg->jit_threshold,
+                                .debug = dev->debug};
     enum sg_status st = sg_core_create(&sim, w->index, &w->core);
     if (st != SG_OK)
       return st;
@@ -350,9 +482,14 @@ static enum sg_status worker_prepare(struct sg_device *dev, struct worker *w,
    * the kernel never touches. */
   if (!w->local && cfg->local_mem_per_core && !(w->local = calloc(1, cfg->local_mem_per_core)))
     return SG_ENOMEM;
-  uint64_t stack = (uint64_t)sg_config_max_work_group_size(cfg) * cfg->stack_per_lane;
-  if (!w->stack && !(w->stack = calloc(1, stack)))
-    return SG_ENOMEM;
+  uint64_t stack = job->map->stack_index >= 0 ? job->map->regions[job->map->stack_index].size : 0;
+  if (w->stack_cap < stack) {
+    free(w->stack);
+    w->stack_cap = 0;
+    if (!(w->stack = calloc(1, stack)))
+      return SG_ENOMEM;
+    w->stack_cap = stack;
+  }
   if (w->regions_cap < job->map->count) {
     struct sg_region *r = realloc(w->regions, job->map->count * sizeof *r);
     if (!r)
@@ -372,8 +509,55 @@ static enum sg_status worker_prepare(struct sg_device *dev, struct worker *w,
       return st;
     w->hooks[n++] = sg_trace_hook(w->trace);
   }
+  if (dev->check.races) {
+    struct sg_races_config rc = {.warp_size = cfg->warp_size,
+                                 .same_value = dev->check.same_value,
+                                 .async_elsewhere = dev->check.sync,
+                                 .memory_limit = cfg->check_memory};
+    if (!w->races && sg_races_create(w->core, &rc, &w->races) != SG_OK)
+      return SG_ENOMEM;
+    sg_races_launch(w->races);
+    w->hooks[n++] = sg_races_hook(w->races);
+  }
+  if (dev->check.sync) {
+    if (!w->sync && sg_sync_create(w->core, cfg->warp_size, &w->sync) != SG_OK)
+      return SG_ENOMEM;
+    w->hooks[n++] = sg_sync_hook(w->sync);
+  }
+  if (job->check && dev->check.uninit) {
+    enum sg_status st = SG_OK;
+    if (!w->uninit)
+      st = sg_check_uninit_create(w->core, cfg->warp_size, &w->uninit);
+    if (st == SG_OK)
+      st = sg_check_uninit_launch(w->uninit, job->check, sg_config_max_work_group_size(cfg),
+                                  SG_ADDR_LOCAL,
+                                  sg_device_local_mem_size(launch->kernel, launch->args));
+    if (st != SG_OK)
+      return st;
+    w->hooks[n++] = sg_check_uninit_hook(w->uninit);
+  }
+  if (job->check && dev->check.memory) {
+    enum sg_status st = SG_OK;
+    if (!w->memcheck)
+      st = sg_check_memory_create(w->core, cfg->warp_size, &w->memcheck);
+    if (st == SG_OK)
+      st = sg_check_memory_launch(w->memcheck, job->check,
+                                  (sg_config_max_work_group_size(cfg) + cfg->warp_size - 1) /
+                                      cfg->warp_size);
+    if (st != SG_OK)
+      return st;
+    w->hooks[n++] = sg_check_memory_hook(w->memcheck);
+  }
   sg_core_set_hooks(w->core, w->hooks, n);
   return SG_OK;
+}
+
+static void trim_stack(struct worker *w) {
+  if (w->stack_cap > STACK_KEEP) {
+    free(w->stack);
+    w->stack = NULL;
+    w->stack_cap = 0;
+  }
 }
 
 static void record_failure(struct job *job, enum sg_status st, uint64_t cta_index,
@@ -400,6 +584,7 @@ static void run_ctas(struct sg_device *dev, struct worker *w, struct job *job) {
   enum sg_status st = worker_prepare(dev, w, job);
   if (st != SG_OK) {
     record_failure(job, st, 0, NULL, NULL);
+    trim_stack(w);
     return;
   }
   sg_memmap_bind(job->map, w->local, w->stack, w->regions, &mem);
@@ -411,8 +596,8 @@ static void run_ctas(struct sg_device *dev, struct worker *w, struct job *job) {
     sg_ndrange_cta(&launch->nd, dev->cfg.warp_size, i, &w->cta);
     w->cta.entry_pc = launch->kernel->entry_pc;
     w->cta.params_addr = SG_ADDR_PARAMS;
-    w->cta.stack_base = SG_ADDR_STACK;
-    w->cta.stack_size = dev->cfg.stack_per_lane;
+    w->cta.stack_base = job->map->stack_base;
+    w->cta.stack_size = (uint32_t)sg_device_private_size(&dev->cfg, launch->kernel);
     w->cta.core_id = (uint32_t)(i % dev->cfg.cores); /* round-robin, as a GPU's CTA issue */
     struct sg_fault fault = {0};
     st = sg_core_run_cta(w->core, launch->program->code, &w->cta, &mem, &w->findings, &fault);
@@ -426,7 +611,10 @@ static void run_ctas(struct sg_device *dev, struct worker *w, struct job *job) {
   if (w->trace)
     job->traces[job->ntraces++] = w->trace;
   w->trace = NULL;
+  if (w->races && job->races)
+    job->races[job->nraces++] = w->races;
   pthread_mutex_unlock(&job->lock);
+  trim_stack(w);
 }
 
 static void *worker_main(void *arg) {
@@ -503,39 +691,154 @@ static void run_job(struct sg_device *dev, struct job *job) {
 
 /* ---- Launch ---------------------------------------------------------------- */
 
-/* "store of 4 bytes to unmapped address 0x0 by work-item (global 17,0,0;
- * group 1,0,0; local 1,0,0) at PC 0x10234 (sw a1, 0(a0))" */
-static void describe(const struct sg_launch *launch, const struct sg_fault *f,
-                     const uint32_t ctaid[3], char *out, size_t len) {
+/* "input.cl:5:12: " when the program has a line for pc. */
+static void where(const struct sg_source_loc *loc, bool found, char *out, size_t len) {
+  if (!found)
+    out[0] = 0;
+  else if (loc->col)
+    snprintf(out, len, "%s:%u:%u: ", loc->file, loc->line, loc->col);
+  else
+    snprintf(out, len, "%s:%u: ", loc->file, loc->line);
+}
+
+/* "; source: out[i] = in[i + 64];": the line, without its indentation. */
+static void quote(const struct sg_source_loc *loc, bool found, char *out, size_t len) {
+  out[0] = 0;
+  if (!found || !loc->text)
+    return;
+  const char *t = loc->text;
+  uint32_t n = loc->text_len;
+  while (n && (*t == ' ' || *t == '\t'))
+    t++, n--;
+  while (n && (t[n - 1] == ' ' || t[n - 1] == '\t' || t[n - 1] == '\r'))
+    n--;
+  if (n)
+    snprintf(out, len, "; source: %.*s%s", n > 160 ? 160 : (int)n, t, n > 160 ? "..." : "");
+}
+
+/* "work-item (global 17,0,0; group 1,0,0; local 1,0,0; warp 0 lane 1) at PC
+ * 0x10234 (sw a1, 0(a0))": who did it and where (warp_lane NULL: not
+ * known, as for the other work-item of a race). */
+static void who(const struct sg_launch *launch, const uint32_t ctaid[3], const uint32_t tid[3],
+                const uint32_t *warp_lane, uint64_t pc, char *out, size_t len) {
   const struct sg_ndrange *nd = &launch->nd;
   const struct sg_program_image *img = launch->program;
   uint64_t gid[3];
   for (int d = 0; d < 3; d++)
-    gid[d] = nd->global_offset[d] + ctaid[d] * nd->local_size[d] + f->tid[d];
-  char insn[96] = "";
-  if (f->pc >= img->ro_base && f->pc - img->ro_base + 4 <= img->ro_size && f->pc % 4 == 0) {
+    gid[d] = nd->global_offset[d] + ctaid[d] * nd->local_size[d] + tid[d];
+  char insn[96] = "", lane[48] = "";
+  if (pc >= img->ro_base && pc - img->ro_base + 4 <= img->ro_size && pc % 4 == 0) {
     uint32_t word;
     struct sg_uop u;
     char text[80];
-    memcpy(&word, img->ro + (f->pc - img->ro_base), 4);
+    memcpy(&word, img->ro + (pc - img->ro_base), 4);
     sg_decode(word, &u);
-    snprintf(insn, sizeof insn, " (%s)", sg_disasm(&u, f->pc, text, sizeof text));
+    snprintf(insn, sizeof insn, " (%s)", sg_disasm(&u, pc, text, sizeof text));
   }
+  if (warp_lane)
+    snprintf(lane, sizeof lane, "; warp %u lane %u", warp_lane[0], warp_lane[1]);
   snprintf(out, len,
-           "%s by work-item (global %" PRIu64 ",%" PRIu64 ",%" PRIu64
-           "; group %u,%u,%u; local %u,%u,%u) at PC 0x%" PRIx64 "%s",
-           f->what[0] ? f->what : sg_fault_text(f->kind), gid[0], gid[1], gid[2], ctaid[0],
-           ctaid[1], ctaid[2], f->tid[0], f->tid[1], f->tid[2], f->pc, insn);
+           "work-item (global %" PRIu64 ",%" PRIu64 ",%" PRIu64
+           "; group %u,%u,%u; local %u,%u,%u%s) at PC 0x%" PRIx64 "%s",
+           gid[0], gid[1], gid[2], ctaid[0], ctaid[1], ctaid[2], tid[0], tid[1], tid[2], lane, pc,
+           insn);
 }
 
-/* One line per site ("kernel 'k': <finding> by work-item ... at PC ...; 37
- * times"), the first SG_REPORT_MAX_SITES of them, then how many more. */
+/* "input.cl:5:12: store of 4 bytes to unmapped address 0x0 by work-item
+ * (...) at PC 0x10234 (sw a1, 0(a0))": the finding, with its source
+ * location when the program has line tables (the quoted line goes in
+ * *src). A finding about two work-items (a race) names the other after it:
+ * "...; the other: input.cl:7:3: work-item (...) at PC ...". */
+static void describe(const struct sg_launch *launch, const struct sg_fault *f,
+                     const uint32_t ctaid[3], char *out, size_t len, char *src, size_t srclen) {
+  const struct sg_program_image *img = launch->program;
+  char at[256], first[320], other[600] = "";
+  struct sg_source_loc loc;
+  bool found = sg_program_locate(img, f->pc, &loc);
+  where(&loc, found, at, sizeof at);
+  quote(&loc, found, src, srclen);
+  const uint32_t warp_lane[2] = {f->warp, f->lane};
+  who(launch, ctaid, f->tid, warp_lane, f->pc, first, sizeof first);
+  if (f->other.pc) {
+    char oat[256], w[256];
+    found = sg_program_locate(img, f->other.pc, &loc);
+    where(&loc, found, oat, sizeof oat);
+    who(launch, f->other.ctaid, f->other.tid, NULL, f->other.pc, w, sizeof w);
+    snprintf(other, sizeof other, "; the other: %s%s", oat, w);
+  }
+  snprintf(out, len, "%s%s by %s%s", at, f->what[0] ? f->what : sg_fault_text(f->kind), first,
+           other);
+}
+
+/* Sites of one kind at one source line (and, for a race, with the other
+ * access at one source line) are one site, whatever PCs the compiler made
+ * of the line (an unrolled loop, a vector split into lanes): counts are
+ * added to the earliest (f is sorted by first work-item). */
+static void merge_lines(const struct sg_program_image *img, struct sg_findings *f) {
+  struct key {
+    const char *file, *other_file;
+    uint32_t line, other_line;
+  } *keys = calloc(f->count + 1, sizeof *keys);
+  if (!keys)
+    return;
+  uint32_t kept = 0;
+  for (uint32_t i = 0; i < f->count; i++) {
+    struct sg_source_loc loc;
+    struct key k = {0};
+    if (sg_program_locate(img, f->site[i].first.pc, &loc))
+      k.file = loc.file, k.line = loc.line;
+    if (f->site[i].first.other.pc && sg_program_locate(img, f->site[i].first.other.pc, &loc))
+      k.other_file = loc.file, k.other_line = loc.line;
+    uint32_t j = 0;
+    while (k.file && j < kept &&
+           !(keys[j].file == k.file && keys[j].line == k.line &&
+             keys[j].other_file == k.other_file && keys[j].other_line == k.other_line &&
+             f->site[j].first.kind == f->site[i].first.kind &&
+             !f->site[j].first.other.pc == !f->site[i].first.other.pc))
+      j++;
+    if (k.file && j < kept) {
+      f->site[j].count += f->site[i].count;
+      continue;
+    }
+    keys[kept] = k;
+    f->site[kept++] = f->site[i];
+  }
+  f->count = kept;
+  free(keys);
+}
+
+/* The last line of a report: how many findings of each kind, and which
+ * checks ran. */
+static void summarise(const struct sg_launch *launch, const struct sg_findings *f,
+                      const struct sg_check *check, uint64_t total, FILE *out) {
+  uint64_t per_kind[SG_FAULT_COUNT] = {0};
+  for (uint32_t i = 0; i < f->count; i++)
+    per_kind[f->site[i].first.kind] += f->site[i].count;
+  fprintf(out, "kernel '%s': %" PRIu64 " finding%s at %u site%s:", launch->kernel->name, total,
+          total == 1 ? "" : "s", f->count + (f->lost ? 1 : 0), f->count == 1 && !f->lost ? "" : "s");
+  const char *sep = " ";
+  for (int k = 0; k < SG_FAULT_COUNT; k++)
+    if (per_kind[k]) {
+      fprintf(out, "%s%" PRIu64 " %s", sep, per_kind[k], sg_fault_name((enum sg_fault_kind)k));
+      sep = ", ";
+    }
+  if (f->lost)
+    fprintf(out, "%s%" PRIu64 " past the table of sites", sep, f->lost);
+  fputs(" (SOFTGPU_CHECK=", out);
+  sg_check_print(check, out);
+  fputs(")\n", out);
+}
+
+/* One line per site ("kernel 'k': input.cl:5:3: <finding> by work-item ...
+ * at PC ...; 37 times; source: ..."), the first SG_REPORT_MAX_SITES of
+ * them, then how many more, then the summary. */
 static char *report_findings(const struct sg_launch *launch, struct sg_findings *f,
-                             uint64_t *total) {
+                             const struct sg_check *check, uint64_t *total) {
   *total = f->lost;
   if (!f->count && !f->lost)
     return NULL;
   sg_findings_sort(f);
+  merge_lines(launch->program, f);
   char *text = NULL;
   size_t len = 0;
   FILE *out = open_memstream(&text, &len);
@@ -549,19 +852,44 @@ static char *report_findings(const struct sg_launch *launch, struct sg_findings 
       more += site->count;
       continue;
     }
-    char line[512];
-    describe(launch, &site->first, site->ctaid, line, sizeof line);
+    char line[1536], src[256];
+    describe(launch, &site->first, site->ctaid, line, sizeof line, src, sizeof src);
     fprintf(out, "kernel '%s': %s", launch->kernel->name, line);
     if (site->count > 1)
       fprintf(out, "; %" PRIu64 " times", site->count);
-    fputc('\n', out);
+    fprintf(out, "%s\n", src);
   }
   if (more)
     fprintf(out, "kernel '%s': %" PRIu64 " more findings at %u more sites not shown\n",
             launch->kernel->name, more,
             f->count > SG_REPORT_MAX_SITES ? f->count - SG_REPORT_MAX_SITES : 0);
+  summarise(launch, f, check, *total, out);
   fclose(out);
   return text;
+}
+
+/* Races between work-groups, from every worker's summaries once all CTAs
+ * ran; under strict checking the first ends the launch like any finding. */
+static void check_across(const struct sg_launch *launch, struct job *job, bool strict) {
+  if (job->status != SG_OK && job->status != SG_EFAULT)
+    return;
+  uint64_t grid[3];
+  uint32_t nctaid[3];
+  sg_ndrange_grid(&launch->nd, grid);
+  for (int d = 0; d < 3; d++)
+    nctaid[d] = (uint32_t)grid[d];
+  struct sg_findings across = {0};
+  if (sg_races_across(job->races, job->nraces, nctaid, &across) != SG_OK) {
+    job->status = SG_ENOMEM;
+  } else if (across.count && job->status == SG_OK && strict) {
+    sg_findings_sort(&across);
+    job->status = SG_EFAULT;
+    job->fault = across.site[0].first;
+    memcpy(job->fault_ctaid, across.site[0].ctaid, sizeof job->fault_ctaid);
+  } else {
+    sg_findings_merge(&job->findings, &across);
+  }
+  sg_findings_free(&across);
 }
 
 void sg_launch_result_free(struct sg_launch_result *result) {
@@ -618,8 +946,8 @@ static void timed_cta(void *ctx, uint64_t index, uint32_t core, uint32_t slot,
   sg_ndrange_cta(&t->launch->nd, cfg->warp_size, index, d);
   d->entry_pc = t->launch->kernel->entry_pc;
   d->params_addr = SG_ADDR_PARAMS;
-  d->stack_base = SG_ADDR_STACK;
-  d->stack_size = cfg->stack_per_lane;
+  d->stack_base = t->map->stack_base;
+  d->stack_size = (uint32_t)sg_device_private_size(cfg, t->launch->kernel);
   d->core_id = core;
   sg_memmap_bind(t->map, tc->local + slot * t->local, tc->stack + slot * t->stack,
                  tc->regions + (size_t)slot * t->map->count, &tc->mem[slot]);
@@ -675,7 +1003,7 @@ static enum sg_status timed_prepare(struct sg_device *dev, struct job *job, stru
   if (!dev->gpu) {
     struct sg_sim_config sim = {.warp_size = cfg->warp_size,
                                 .watchdog_insns = cfg->watchdog_insns,
-                                .strict = dev->strict,
+                                .strict = dev->check.strict,
                                 .reconv = (enum sg_reconv_policy)cfg->reconv,
                                 .warp_slots = cfg->warps_per_core,
                                 .sched = (enum sg_sched_policy)cfg->sched};
@@ -687,7 +1015,11 @@ static enum sg_status timed_prepare(struct sg_device *dev, struct job *job, stru
     }
   }
   *t = (struct timed){.dev = dev, .launch = launch, .map = job->map, .cores = cfg->cores,
-                      .local = local, .stack = threads * cfg->stack_per_lane};
+                      .local = local,
+                      /* every CTA slot's stacks, as the launch's map sizes them */
+                      .stack = job->map->stack_index >= 0
+                                   ? job->map->regions[job->map->stack_index].size
+                                   : 0};
   const char *limit;
   t->slots = sg_gpu_occupancy(dev->gpu, launch->program->code, (uint32_t)threads, local,
                               cfg->local_mem_per_core, &limit);
@@ -796,8 +1128,10 @@ enum sg_status sg_device_launch(struct sg_device *dev, const struct sg_launch *l
                          launch->nd.local_size[2];
   uint64_t local = sg_device_local_mem_size(launch->kernel, launch->args);
   struct sg_launch_memmap map;
+  /* check_launch bounds the product by SG_STACK_WINDOW */
   st = sg_memmap_build(launch, params, params_size, local,
-                       cta_threads * dev->cfg.stack_per_lane, &map, msg, msglen);
+                       cta_threads * sg_device_private_size(&dev->cfg, launch->kernel), &map,
+                       msg, msglen);
   if (st != SG_OK) {
     free(params);
     return st;
@@ -812,6 +1146,21 @@ enum sg_status sg_device_launch(struct sg_device *dev, const struct sg_launch *l
     sg_memmap_free(&map);
     free(params);
     snprintf(msg, msglen, "out of memory for the trace");
+    return SG_ENOMEM;
+  }
+  if (dev->check.races && !(job.races = calloc(dev->num_workers, sizeof *job.races))) {
+    free(job.traces);
+    sg_memmap_free(&map);
+    free(params);
+    snprintf(msg, msglen, "out of memory for the race checker");
+    return SG_ENOMEM;
+  }
+  if ((dev->check.memory || dev->check.uninit) && !(job.check = check_launch_new(dev, launch, &map))) {
+    free(job.traces);
+    free(job.races);
+    sg_memmap_free(&map);
+    free(params);
+    snprintf(msg, msglen, "out of memory for the memory checker");
     return SG_ENOMEM;
   }
   atomic_init(&job.next_cta, 0);
@@ -834,6 +1183,7 @@ enum sg_status sg_device_launch(struct sg_device *dev, const struct sg_launch *l
   if (job.timed)
     timed_end(dev, &job, result);
   pthread_mutex_destroy(&job.lock);
+  check_launch_free(job.check);
   sg_memmap_free(&map);
   free(params);
 
@@ -845,7 +1195,11 @@ enum sg_status sg_device_launch(struct sg_device *dev, const struct sg_launch *l
       sg_trace_destroy(job.traces[i]);
     free(job.traces);
   }
-  result->report = report_findings(launch, &job.findings, &result->findings);
+  if (job.races) {
+    check_across(launch, &job, dev->check.strict);
+    free(job.races);
+  }
+  result->report = report_findings(launch, &job.findings, &dev->check, &result->findings);
   sg_findings_free(&job.findings);
   if (pb) {
     struct sg_printf_header h;
@@ -857,9 +1211,9 @@ enum sg_status sg_device_launch(struct sg_device *dev, const struct sg_launch *l
   if (job.status == SG_EFAULT) {
     result->fault = job.fault;
     memcpy(result->fault_ctaid, job.fault_ctaid, sizeof result->fault_ctaid);
-    char what[sizeof result->message - 64];
-    describe(launch, &job.fault, job.fault_ctaid, what, sizeof what);
-    snprintf(msg, msglen, "kernel '%s' faulted: %s", launch->kernel->name, what);
+    char what[sizeof result->message - 64], src[256];
+    describe(launch, &job.fault, job.fault_ctaid, what, sizeof what, src, sizeof src);
+    snprintf(msg, msglen, "kernel '%s' faulted: %.700s%.250s", launch->kernel->name, what, src);
   } else if (job.status == SG_ENOMEM) {
     snprintf(msg, msglen, "out of host memory running kernel '%s'", launch->kernel->name);
   } else if (job.status != SG_OK) {

@@ -31,9 +31,8 @@ struct sg_config {
  * from a preset with "preset=NAME"). Unknown keys, bad values and
  * inconsistent settings give SG_EINVAL with a message in err. */
 enum sg_status sg_config_load(struct sg_config *cfg, const char *spec, char *err, size_t errlen);
-/* The spec from the environment: SOFTGPU_CONFIG. SOFTGPU_CHECK (a
- * comma-separated list; today: "strict", every device finding ends the
- * launch) is read by sg_device_create. */
+/* The spec from the environment: SOFTGPU_CONFIG. SOFTGPU_CHECK is read by
+ * sg_device_create (sg_check_parse). */
 enum sg_status sg_config_from_env(struct sg_config *cfg, char *err, size_t errlen);
 void sg_config_print(const struct sg_config *cfg, FILE *out); /* key=value lines */
 void sg_config_help(FILE *out); /* every key with its help and default, the presets */
@@ -42,6 +41,20 @@ void sg_config_print_json(const struct sg_config *cfg, FILE *out);
 uint32_t sg_config_max_work_group_size(const struct sg_config *cfg);
 /* The timing model's numbers (sim/sg_timing_config.def) of cfg. */
 void sg_config_timing(const struct sg_config *cfg, struct sg_timing_config *t);
+
+/* ---- Checks (sg_check.def: SG_CHECK(field, "word", default, in_all, "help")) */
+struct sg_check {
+#define SG_CHECK(field, word, def, all, help) bool field;
+#include "sg_check.def"
+#undef SG_CHECK
+};
+/* Sets *out from a SOFTGPU_CHECK value: the defaults, then each
+ * comma-separated word in turn ("all", "none" or a check's word). An
+ * unknown word is named on warn (when not NULL) and ignored, so a typo
+ * cannot silently turn checking off. */
+void sg_check_parse(const char *spec, struct sg_check *out, FILE *warn);
+void sg_check_help(FILE *out);                          /* one line per word */
+void sg_check_print(const struct sg_check *c, FILE *out); /* "memory,races" or "none" */
 
 /* Where a key's value came from (softgpu config). */
 struct sg_config_origin {
@@ -98,6 +111,8 @@ struct sg_device; /* the machine: config, global address allocator, host thread 
 enum sg_status sg_device_create(const struct sg_config *cfg, struct sg_device **out);
 void sg_device_destroy(struct sg_device *dev);
 const struct sg_config *sg_device_config(const struct sg_device *dev);
+/* The checks its launches run (SOFTGPU_CHECK when it was created). */
+const struct sg_check *sg_device_check(const struct sg_device *dev);
 
 /* Device address for a new global allocation of size bytes: 256-byte
  * aligned, with an unmapped guard gap (64 KiB) after it. Addresses are not
@@ -111,13 +126,18 @@ struct sg_buffer {
   uint64_t size;
   uint8_t *host;
   bool read_only;    /* kernel stores fault (CL_MEM_READ_ONLY, __constant args) */
+  bool write_only;   /* kernel loads are findings (CL_MEM_WRITE_ONLY) */
 };
 
 /* One kernel argument's value. */
 struct sg_arg_value {
-  const struct sg_buffer *buffer; /* SG_ARG_GLOBAL/CONSTANT; NULL = null pointer */
+  const struct sg_buffer *buffer; /* SG_ARG_GLOBAL/CONSTANT; NULL = null pointer.
+                                     SG_ARG_IMAGE: the memory holding its texels */
   uint64_t local_size;            /* SG_ARG_LOCAL */
-  const void *bytes;              /* SG_ARG_VALUE: kernel_arg.size bytes */
+  const void *bytes;              /* SG_ARG_VALUE: kernel_arg.size bytes; SG_ARG_SAMPLER:
+                                     the 8-byte sampler word (sim/sg_sim.h) */
+  const struct sg_tex_desc *image; /* SG_ARG_IMAGE: its descriptor, which the device
+                                      places in the parameter block for the launch */
 };
 
 /* A trace file that launches append to (SOFTGPU_TRACE; runtime/ opens it):
@@ -148,7 +168,7 @@ struct sg_launch_result {
   uint64_t device_ns;                /*   simulated time: cycles / clock_mhz */
   struct sg_fault fault;             /* kind != SG_FAULT_NONE when SG_EFAULT */
   uint32_t fault_ctaid[3];
-  char message[512];                 /* one clear sentence on failure */
+  char message[1024];                /* one clear sentence on failure */
   /* Findings that did not end the launch (DESIGN.md section 4): one line
    * per site, with the work-item and how often, at most
    * SG_REPORT_MAX_SITES lines and a summary of the rest; malloc'd, NULL
@@ -159,9 +179,28 @@ struct sg_launch_result {
   uint64_t printf_dropped;           /* printf calls that found the buffer full */
 };
 
+/* Private memory (docs/decisions.md, "Private memory is sized per kernel"):
+ * each work-item of a launch gets a stack slot of its kernel's private_size
+ * rounded up to 16 bytes, and at least stack_per_lane when the compiler
+ * could not bound it (SG_USES_UNBOUNDED_STACK). A work-group's slots lie
+ * together in the stack window of SG_STACK_WINDOW bytes. Saturates at
+ * UINT64_MAX. */
+#define SG_STACK_WINDOW (SG_ADDR_GLOBAL - SG_ADDR_STACK)
+uint64_t sg_device_private_size(const struct sg_config *cfg, const struct sg_kernel_info *kernel);
+/* The most work-items per work-group whose stacks fit the window: 0 when not
+ * even one does, UINT64_MAX when the kernel needs no stack. A launch of
+ * larger work-groups fails with SG_ERESOURCES. */
+uint64_t sg_device_private_max_items(const struct sg_config *cfg,
+                                     const struct sg_kernel_info *kernel);
+
 /* Bytes of local memory a launch of kernel with args uses: the static
  * __local variables, then each __local argument, each 16-byte aligned. A
  * launch fails with SG_ERESOURCES when this exceeds local_mem_per_core. */
+/* How findings name argument i: "buffer argument 1 `in`" (`__local`
+ * argument for local pointers; without the name when the program did not
+ * record it). */
+void sg_device_arg_name(const struct sg_kernel_info *kernel, uint32_t i, char *out, size_t len);
+
 uint64_t sg_device_local_mem_size(const struct sg_kernel_info *kernel,
                                   const struct sg_arg_value *args);
 
@@ -174,7 +213,7 @@ uint64_t sg_device_local_mem_size(const struct sg_kernel_info *kernel,
  * strict) stops the launch: SG_EFAULT with result->message naming the
  * kernel, work-item (global, group and local ids), PC and instruction; the
  * fault reported is the one of the lowest-numbered faulting CTA. SG_ERESOURCES when local
- * memory or the private stack does not fit, SG_EINVAL for a bad ND-range or
+ * memory or the work-group's private stacks do not fit, SG_EINVAL for a bad ND-range or
  * argument (e.g. a work-group over sg_config_max_work_group_size), SG_ENOMEM;
  * each with result->message. __local arguments are placed after the static
  * __local variables, 16-byte aligned, and their address is written in the
@@ -194,13 +233,16 @@ struct sg_launch_memmap {
   struct sg_region *regions;
   uint32_t count;
   int32_t local_index, stack_index; /* -1 when the window is empty */
-  char (*names)[32];                /* storage for buffer region names */
+  uint64_t stack_base;              /* where the CTA's stacks start */
+  char (*names)[96];                /* storage for buffer region names */
 };
 
 /* params: the parameter block (params_size bytes, mapped at SG_ADDR_PARAMS);
  * local_size: bytes of the local window; stack_size: bytes of all of one
- * CTA's stacks. SG_EINVAL (message in err) when buffers or the program image
- * overlap each other or a fixed window. */
+ * CTA's stacks (at most SG_STACK_WINDOW), placed in the middle of the stack
+ * window so that running off either end of them meets unmapped memory.
+ * SG_EINVAL (message in err) when buffers or the program image overlap each
+ * other or a fixed window. */
 enum sg_status sg_memmap_build(const struct sg_launch *launch, uint8_t *params,
                                uint64_t params_size, uint64_t local_size, uint64_t stack_size,
                                struct sg_launch_memmap *out, char *err, size_t errlen);

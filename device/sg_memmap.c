@@ -16,8 +16,19 @@ static int by_base(const void *a, const void *b) {
 
 static bool is_buffer_arg(const struct sg_launch *launch, uint32_t i) {
   enum sg_arg_kind k = launch->kernel->args[i].kind;
-  return (k == SG_ARG_GLOBAL || k == SG_ARG_CONSTANT) && launch->args[i].buffer &&
-         launch->args[i].buffer->size > 0;
+  return (k == SG_ARG_GLOBAL || k == SG_ARG_CONSTANT || k == SG_ARG_IMAGE) &&
+         launch->args[i].buffer && launch->args[i].buffer->size > 0;
+}
+
+void sg_device_arg_name(const struct sg_kernel_info *kernel, uint32_t i, char *out, size_t len) {
+  const struct sg_kernel_arg *a = &kernel->args[i];
+  const char *what = a->kind == SG_ARG_LOCAL   ? "__local argument"
+                     : a->kind == SG_ARG_IMAGE ? "image argument"
+                                               : "buffer argument";
+  if (a->source_name && a->source_name[0])
+    snprintf(out, len, "%s %u `%.48s`", what, i, a->source_name);
+  else
+    snprintf(out, len, "%s %u", what, i);
 }
 
 /* Adds the bound buffers, merging bindings of the same memory: an argument
@@ -37,10 +48,12 @@ static enum sg_status add_buffers(const struct sg_launch *launch, struct sg_laun
       return SG_EINVAL;
     }
     uint32_t k = m->count++;
-    snprintf(m->names[k - first], sizeof m->names[0], "buffer arg %u", i);
+    sg_device_arg_name(launch->kernel, i, m->names[k - first], sizeof m->names[0]);
+    uint32_t perm = b->read_only ? SG_PERM_R | SG_PERM_STORE_REPORTED : SG_PERM_R | SG_PERM_W;
+    if (b->write_only && !b->read_only)
+      perm = SG_PERM_W | SG_PERM_LOAD_REPORTED;
     m->regions[k] = (struct sg_region){.base = b->addr, .size = b->size, .host = b->host,
-                                       .perm = b->read_only ? SG_PERM_R | SG_PERM_STORE_REPORTED
-                                                            : SG_PERM_R | SG_PERM_W,
+                                       .perm = perm,
                                        .name = m->names[k - first],
                                        .space = launch->kernel->args[i].kind == SG_ARG_CONSTANT
                                                     ? SG_SPACE_CONSTANT
@@ -60,6 +73,8 @@ static enum sg_status add_buffers(const struct sg_launch *launch, struct sg_laun
       if (end > prev->base + prev->size)
         prev->size = end - prev->base;
       prev->perm |= r->perm;
+      if (prev->perm & SG_PERM_R) /* readable through some binding: no finding */
+        prev->perm &= ~(uint32_t)SG_PERM_LOAD_REPORTED;
       if (r->space != prev->space) /* bound as __global and __constant: global */
         prev->space = SG_SPACE_GLOBAL;
       if (prev->perm & SG_PERM_W) /* writable through some binding: no finding */
@@ -106,10 +121,21 @@ enum sg_status sg_memmap_build(const struct sg_launch *launch, uint8_t *params,
   if (launch->printf_buffer)
     add(&m, launch->printf_buffer->addr, launch->printf_buffer->size,
         launch->printf_buffer->host, SG_PERM_R | SG_PERM_W, "printf buffer", SG_SPACE_GLOBAL);
-  /* Local window and stacks: storage per worker, bound by sg_memmap_bind. */
+  /* Local window and stacks: storage per worker, bound by sg_memmap_bind.
+   * A stack overflow (a deep call chain, a negative index) runs down from
+   * the first work-item's slot, an overrun up from the last one's: the gaps
+   * around the stacks are unmapped, so it meets a fault before another
+   * window (the parameters and local memory lie just below this one). */
   add(&m, SG_ADDR_LOCAL, local_size, NULL, SG_PERM_R | SG_PERM_W, "local memory",
       SG_SPACE_LOCAL);
-  add(&m, SG_ADDR_STACK, stack_size, NULL, SG_PERM_R | SG_PERM_W | SG_PERM_PRIVATE,
+  if (stack_size > SG_STACK_WINDOW) {
+    snprintf(err, errlen, "private stacks of %llu bytes exceed the 0x%llx-byte stack window",
+             (unsigned long long)stack_size, (unsigned long long)SG_STACK_WINDOW);
+    st = SG_EINVAL;
+    goto fail;
+  }
+  m.stack_base = SG_ADDR_STACK + ((SG_STACK_WINDOW - stack_size) / 2 & ~0xfffull);
+  add(&m, m.stack_base, stack_size, NULL, SG_PERM_R | SG_PERM_W | SG_PERM_PRIVATE,
       "private stack", SG_SPACE_PRIVATE);
   st = add_buffers(launch, &m, err, errlen);
   if (st != SG_OK)
@@ -130,12 +156,24 @@ enum sg_status sg_memmap_build(const struct sg_launch *launch, uint8_t *params,
     }
   }
   m.local_index = local_size ? find(&m, SG_ADDR_LOCAL) : -1;
-  m.stack_index = stack_size ? find(&m, SG_ADDR_STACK) : -1;
+  m.stack_index = stack_size ? find(&m, m.stack_base) : -1;
   *out = m;
   return SG_OK;
 fail:
   sg_memmap_free(&m);
   return st;
+}
+
+uint64_t sg_device_private_size(const struct sg_config *cfg, const struct sg_kernel_info *k) {
+  uint64_t size = k->private_size > UINT64_MAX - 15 ? UINT64_MAX : (k->private_size + 15) & ~15ull;
+  if ((k->uses & SG_USES_UNBOUNDED_STACK) && size < cfg->stack_per_lane)
+    size = cfg->stack_per_lane;
+  return size;
+}
+
+uint64_t sg_device_private_max_items(const struct sg_config *cfg, const struct sg_kernel_info *k) {
+  uint64_t size = sg_device_private_size(cfg, k);
+  return size ? SG_STACK_WINDOW / size : UINT64_MAX;
 }
 
 void sg_memmap_free(struct sg_launch_memmap *map) {

@@ -1,13 +1,49 @@
 /* SPDX-License-Identifier: MIT */
 /* icd/ dispatch table (DESIGN.md 5): the Khronos cl_icd_dispatch, filled by
  * name. Every slot is set: SoftGPU's entry points, and for what the device
- * lacks (images, SVM, pipes, GL/D3D/EGL interop, native kernels, device
- * queues) stubs that return CL_INVALID_OPERATION. */
+ * lacks (SVM, pipes, GL/D3D/EGL interop, native kernels, device
+ * queues) stubs that check what the entry can check and return the code the
+ * spec gives for the missing feature. */
 #include "sg_runtime.h"
 
-/* The stubs keep the exact signatures of the slots they fill; they use none
- * of their parameters but errcode_ret. */
+/* The stubs keep the exact signatures of the slots they fill; most of their
+ * parameters cannot matter once the feature is known to be missing. */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
+
+/* The entry point a stub stands for: its C name without the prefix. */
+#define API (__func__ + sizeof "sg_unsupported_" - 1)
+
+#define NO_SVM "the device does not support shared virtual memory"
+#define NO_PIPES "the device does not support pipes"
+#define NO_GL "the context was not created from an OpenGL context"
+#define NO_EGL "the device does not support EGL sharing"
+
+/* Logs under SOFTGPU_DEBUG as the entry point would and returns code. */
+static cl_int refuse(const char *api, cl_int code, const char *why) {
+  sg_log_error(api, code, "%s", why);
+  return code;
+}
+
+/* The same for entries that return an object (NULL) through errcode_ret. */
+static void *refuse_obj(const char *api, cl_int *errcode_ret, cl_int code, const char *why) {
+  SG_SET_ERR(errcode_ret, refuse(api, code, why));
+  return NULL;
+}
+
+/* Enqueues of a missing feature: the queue first, then the feature. */
+static cl_int refuse_enqueue(const char *api, cl_command_queue q, cl_int code, const char *why) {
+  if (!sg_valid(q, SG_KIND_QUEUE))
+    return refuse(api, CL_INVALID_COMMAND_QUEUE, "command_queue is not a valid command-queue");
+  return refuse(api, code, why);
+}
+
+/* Creation from a context: the context first, then the feature. */
+static void *refuse_create(const char *api, cl_context ctx, cl_int *errcode_ret, cl_int code,
+                           const char *why) {
+  if (!sg_valid(ctx, SG_KIND_CONTEXT))
+    return refuse_obj(api, errcode_ret, CL_INVALID_CONTEXT, "context is not a valid context");
+  return refuse_obj(api, errcode_ret, code, why);
+}
 
 /* Direct3D and DX9 sharing exist only on Windows; on other systems their
  * slots are plain pointers (cl_icd.h) that the loader never calls. */
@@ -15,269 +51,89 @@ static cl_int CL_API_CALL sg_unsupported_windows_only(void) {
   return CL_INVALID_OPERATION;
 }
 
+/* OpenCL 1.0 only; later devices may refuse it with CL_INVALID_OPERATION
+ * (the CTS allows it) once the arguments are valid. */
 static cl_int CL_API_CALL sg_unsupported_clSetCommandQueueProperty(
     cl_command_queue command_queue, cl_command_queue_properties properties, cl_bool enable,
     cl_command_queue_properties *old_properties) {
-  sg_log_error("clSetCommandQueueProperty", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return CL_INVALID_OPERATION;
+  const cl_command_queue_properties known =
+      CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
+  if (!sg_valid(command_queue, SG_KIND_QUEUE))
+    return refuse(API, CL_INVALID_COMMAND_QUEUE, "command_queue is not a valid command-queue");
+  if (properties & ~known)
+    return refuse(API, CL_INVALID_VALUE, "properties has bits that name no queue property");
+  return refuse(API, CL_INVALID_OPERATION,
+                "queue properties are fixed at creation (an OpenCL 1.0 entry point)");
 }
 
-static cl_mem CL_API_CALL sg_unsupported_clCreateImage2D(cl_context context, cl_mem_flags flags,
-                                                         const cl_image_format *image_format,
-                                                         size_t image_width, size_t image_height,
-                                                         size_t image_row_pitch, void *host_ptr,
-                                                         cl_int *errcode_ret) {
-  SG_SET_ERR(errcode_ret, CL_INVALID_OPERATION);
-  sg_log_error("clCreateImage2D", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return NULL;
-}
+/* ---- Native kernels, sub-devices, device queues ------------------------- */
 
-static cl_mem CL_API_CALL sg_unsupported_clCreateImage3D(cl_context context, cl_mem_flags flags,
-                                                         const cl_image_format *image_format,
-                                                         size_t image_width, size_t image_height,
-                                                         size_t image_depth, size_t image_row_pitch,
-                                                         size_t image_slice_pitch, void *host_ptr,
-                                                         cl_int *errcode_ret) {
-  SG_SET_ERR(errcode_ret, CL_INVALID_OPERATION);
-  sg_log_error("clCreateImage3D", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return NULL;
-}
-
-static cl_int CL_API_CALL sg_unsupported_clEnqueueReadImage(
-    cl_command_queue command_queue, cl_mem image, cl_bool blocking_read, const size_t *origin,
-    const size_t *region, size_t row_pitch, size_t slice_pitch, void *ptr,
-    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  sg_log_error("clEnqueueReadImage", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return CL_INVALID_OPERATION;
-}
-
-static cl_int CL_API_CALL sg_unsupported_clEnqueueWriteImage(
-    cl_command_queue command_queue, cl_mem image, cl_bool blocking_write, const size_t *origin,
-    const size_t *region, size_t input_row_pitch, size_t input_slice_pitch, const void *ptr,
-    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  sg_log_error("clEnqueueWriteImage", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return CL_INVALID_OPERATION;
-}
-
-static cl_int CL_API_CALL sg_unsupported_clEnqueueCopyImage(
-    cl_command_queue command_queue, cl_mem src_image, cl_mem dst_image, const size_t *src_origin,
-    const size_t *dst_origin, const size_t *region, cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list, cl_event *event) {
-  sg_log_error("clEnqueueCopyImage", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return CL_INVALID_OPERATION;
-}
-
-static cl_int CL_API_CALL sg_unsupported_clEnqueueCopyImageToBuffer(
-    cl_command_queue command_queue, cl_mem src_image, cl_mem dst_buffer, const size_t *src_origin,
-    const size_t *region, size_t dst_offset, cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list, cl_event *event) {
-  sg_log_error("clEnqueueCopyImageToBuffer", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return CL_INVALID_OPERATION;
-}
-
-static cl_int CL_API_CALL sg_unsupported_clEnqueueCopyBufferToImage(
-    cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_image, size_t src_offset,
-    const size_t *dst_origin, const size_t *region, cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list, cl_event *event) {
-  sg_log_error("clEnqueueCopyBufferToImage", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return CL_INVALID_OPERATION;
-}
-
-static void *CL_API_CALL sg_unsupported_clEnqueueMapImage(
-    cl_command_queue command_queue, cl_mem image, cl_bool blocking_map, cl_map_flags map_flags,
-    const size_t *origin, const size_t *region, size_t *image_row_pitch, size_t *image_slice_pitch,
-    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event,
-    cl_int *errcode_ret) {
-  SG_SET_ERR(errcode_ret, CL_INVALID_OPERATION);
-  sg_log_error("clEnqueueMapImage", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return NULL;
-}
-
+/* CL_DEVICE_EXECUTION_CAPABILITIES has no CL_EXEC_NATIVE_KERNEL. */
 static cl_int CL_API_CALL sg_unsupported_clEnqueueNativeKernel(
     cl_command_queue command_queue, void(CL_CALLBACK *user_func)(void *), void *args,
     size_t cb_args, cl_uint num_mem_objects, const cl_mem *mem_list, const void **args_mem_loc,
     cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  sg_log_error("clEnqueueNativeKernel", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return CL_INVALID_OPERATION;
+  return refuse_enqueue(API, command_queue, CL_INVALID_OPERATION,
+                        "the device cannot execute native kernels");
 }
 
-static cl_mem CL_API_CALL sg_unsupported_clCreateFromGLBuffer(cl_context context,
-                                                              cl_mem_flags flags, cl_GLuint bufobj,
-                                                              int *errcode_ret) {
-  SG_SET_ERR(errcode_ret, CL_INVALID_OPERATION);
-  sg_log_error("clCreateFromGLBuffer", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return NULL;
-}
-
-static cl_mem CL_API_CALL
-sg_unsupported_clCreateFromGLTexture2D(cl_context context, cl_mem_flags flags, cl_GLenum target,
-                                       cl_GLint miplevel, cl_GLuint texture, cl_int *errcode_ret) {
-  SG_SET_ERR(errcode_ret, CL_INVALID_OPERATION);
-  sg_log_error("clCreateFromGLTexture2D", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return NULL;
-}
-
-static cl_mem CL_API_CALL
-sg_unsupported_clCreateFromGLTexture3D(cl_context context, cl_mem_flags flags, cl_GLenum target,
-                                       cl_GLint miplevel, cl_GLuint texture, cl_int *errcode_ret) {
-  SG_SET_ERR(errcode_ret, CL_INVALID_OPERATION);
-  sg_log_error("clCreateFromGLTexture3D", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return NULL;
-}
-
-static cl_mem CL_API_CALL sg_unsupported_clCreateFromGLRenderbuffer(cl_context context,
-                                                                    cl_mem_flags flags,
-                                                                    cl_GLuint renderbuffer,
-                                                                    cl_int *errcode_ret) {
-  SG_SET_ERR(errcode_ret, CL_INVALID_OPERATION);
-  sg_log_error("clCreateFromGLRenderbuffer", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return NULL;
-}
-
-static cl_int CL_API_CALL sg_unsupported_clGetGLObjectInfo(cl_mem memobj,
-                                                           cl_gl_object_type *gl_object_type,
-                                                           cl_GLuint *gl_object_name) {
-  sg_log_error("clGetGLObjectInfo", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return CL_INVALID_OPERATION;
-}
-
-static cl_int CL_API_CALL sg_unsupported_clGetGLTextureInfo(cl_mem memobj,
-                                                            cl_gl_texture_info param_name,
-                                                            size_t param_value_size,
-                                                            void *param_value,
-                                                            size_t *param_value_size_ret) {
-  sg_log_error("clGetGLTextureInfo", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return CL_INVALID_OPERATION;
-}
-
-static cl_int CL_API_CALL sg_unsupported_clEnqueueAcquireGLObjects(
-    cl_command_queue command_queue, cl_uint num_objects, const cl_mem *mem_objects,
-    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  sg_log_error("clEnqueueAcquireGLObjects", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return CL_INVALID_OPERATION;
-}
-
-static cl_int CL_API_CALL sg_unsupported_clEnqueueReleaseGLObjects(
-    cl_command_queue command_queue, cl_uint num_objects, const cl_mem *mem_objects,
-    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  sg_log_error("clEnqueueReleaseGLObjects", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return CL_INVALID_OPERATION;
-}
-
-static cl_int CL_API_CALL sg_unsupported_clGetGLContextInfoKHR(
-    const cl_context_properties *properties, cl_gl_context_info param_name, size_t param_value_size,
-    void *param_value, size_t *param_value_size_ret) {
-  sg_log_error("clGetGLContextInfoKHR", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return CL_INVALID_OPERATION;
-}
-
+/* cl_ext_device_fission behaves as its core successor: the root device
+ * cannot be partitioned, and retaining or releasing it only validates it. */
 static cl_int CL_API_CALL sg_unsupported_clCreateSubDevicesEXT(
     cl_device_id in_device, const cl_device_partition_property_ext *partition_properties,
     cl_uint num_entries, cl_device_id *out_devices, cl_uint *num_devices) {
-  sg_log_error("clCreateSubDevicesEXT", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return CL_INVALID_OPERATION;
+  if (!sg_valid(in_device, SG_KIND_DEVICE))
+    return refuse(API, CL_INVALID_DEVICE, "in_device is not a valid device");
+  return refuse(API, CL_INVALID_VALUE, "SoftGPU's device cannot be partitioned");
 }
 
 static cl_int CL_API_CALL sg_unsupported_clRetainDeviceEXT(cl_device_id device) {
-  sg_log_error("clRetainDeviceEXT", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return CL_INVALID_OPERATION;
+  return clRetainDevice(device);
 }
 
 static cl_int CL_API_CALL sg_unsupported_clReleaseDeviceEXT(cl_device_id device) {
-  sg_log_error("clReleaseDeviceEXT", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return CL_INVALID_OPERATION;
+  return clReleaseDevice(device);
 }
 
-static cl_event CL_API_CALL sg_unsupported_clCreateEventFromGLsyncKHR(cl_context context,
-                                                                      cl_GLsync sync,
-                                                                      cl_int *errcode_ret) {
-  SG_SET_ERR(errcode_ret, CL_INVALID_OPERATION);
-  sg_log_error("clCreateEventFromGLsyncKHR", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return NULL;
+/* CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES is 0: no on-device queue at all. */
+static cl_int CL_API_CALL sg_unsupported_clSetDefaultDeviceCommandQueue(
+    cl_context context, cl_device_id device, cl_command_queue command_queue) {
+  if (!sg_valid(context, SG_KIND_CONTEXT))
+    return refuse(API, CL_INVALID_CONTEXT, "context is not a valid context");
+  if (!sg_valid(device, SG_KIND_DEVICE) || device != context->device)
+    return refuse(API, CL_INVALID_DEVICE, "device is not a valid device of context");
+  return refuse(API, CL_INVALID_OPERATION, "the device does not support on-device queues");
 }
 
-static cl_mem CL_API_CALL sg_unsupported_clCreateImage(cl_context context, cl_mem_flags flags,
-                                                       const cl_image_format *image_format,
-                                                       const cl_image_desc *image_desc,
-                                                       void *host_ptr, cl_int *errcode_ret) {
-  SG_SET_ERR(errcode_ret, CL_INVALID_OPERATION);
-  sg_log_error("clCreateImage", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return NULL;
-}
-
-static cl_int CL_API_CALL sg_unsupported_clEnqueueFillImage(
-    cl_command_queue command_queue, cl_mem image, const void *fill_color, const size_t origin[3],
-    const size_t region[3], cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-    cl_event *event) {
-  sg_log_error("clEnqueueFillImage", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return CL_INVALID_OPERATION;
-}
-
-static cl_mem CL_API_CALL sg_unsupported_clCreateFromGLTexture(cl_context context,
-                                                               cl_mem_flags flags, cl_GLenum target,
-                                                               cl_GLint miplevel, cl_GLuint texture,
-                                                               cl_int *errcode_ret) {
-  SG_SET_ERR(errcode_ret, CL_INVALID_OPERATION);
-  sg_log_error("clCreateFromGLTexture", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return NULL;
-}
-
-static cl_mem CL_API_CALL sg_unsupported_clCreateFromEGLImageKHR(
-    cl_context context, CLeglDisplayKHR display, CLeglImageKHR image, cl_mem_flags flags,
-    const cl_egl_image_properties_khr *properties, cl_int *errcode_ret) {
-  SG_SET_ERR(errcode_ret, CL_INVALID_OPERATION);
-  sg_log_error("clCreateFromEGLImageKHR", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return NULL;
-}
-
-static cl_int CL_API_CALL sg_unsupported_clEnqueueAcquireEGLObjectsKHR(
-    cl_command_queue command_queue, cl_uint num_objects, const cl_mem *mem_objects,
-    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  sg_log_error("clEnqueueAcquireEGLObjectsKHR", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return CL_INVALID_OPERATION;
-}
-
-static cl_int CL_API_CALL sg_unsupported_clEnqueueReleaseEGLObjectsKHR(
-    cl_command_queue command_queue, cl_uint num_objects, const cl_mem *mem_objects,
-    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  sg_log_error("clEnqueueReleaseEGLObjectsKHR", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return CL_INVALID_OPERATION;
-}
-
-static cl_event CL_API_CALL sg_unsupported_clCreateEventFromEGLSyncKHR(cl_context context,
-                                                                       CLeglSyncKHR sync,
-                                                                       CLeglDisplayKHR display,
-                                                                       cl_int *errcode_ret) {
-  SG_SET_ERR(errcode_ret, CL_INVALID_OPERATION);
-  sg_log_error("clCreateEventFromEGLSyncKHR", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return NULL;
-}
+/* ---- Pipes -------------------------------------------------------------- */
 
 static cl_mem CL_API_CALL sg_unsupported_clCreatePipe(cl_context context, cl_mem_flags flags,
                                                       cl_uint pipe_packet_size,
                                                       cl_uint pipe_max_packets,
                                                       const cl_pipe_properties *properties,
                                                       cl_int *errcode_ret) {
-  SG_SET_ERR(errcode_ret, CL_INVALID_OPERATION);
-  sg_log_error("clCreatePipe", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return NULL;
+  return refuse_create(API, context, errcode_ret, CL_INVALID_OPERATION, NO_PIPES);
 }
 
+/* No pipe can be created, so nothing is a valid pipe object. */
 static cl_int CL_API_CALL sg_unsupported_clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name,
                                                        size_t param_value_size, void *param_value,
                                                        size_t *param_value_size_ret) {
-  sg_log_error("clGetPipeInfo", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return CL_INVALID_OPERATION;
+  return refuse(API, CL_INVALID_MEM_OBJECT, "pipe is not a valid pipe object: " NO_PIPES);
 }
 
+/* ---- Shared virtual memory ---------------------------------------------- */
+
+/* clSVMAlloc returns NULL and clSVMFree does nothing when no device of the
+ * context supports SVM; any pointer may come back to clSVMFree. */
 static void *CL_API_CALL sg_unsupported_clSVMAlloc(cl_context context, cl_svm_mem_flags flags,
                                                    size_t size, unsigned int alignment) {
-  sg_log_error("clSVMAlloc", CL_INVALID_OPERATION, "not supported by SoftGPU");
+  sg_log_error(API, CL_INVALID_OPERATION, NO_SVM);
   return NULL;
 }
 
 static void CL_API_CALL sg_unsupported_clSVMFree(cl_context context, void *svm_pointer) {
-  sg_log_error("clSVMFree", CL_INVALID_OPERATION, "not supported by SoftGPU");
+  sg_log_error(API, CL_INVALID_OPERATION, NO_SVM);
 }
 
 static cl_int CL_API_CALL sg_unsupported_clEnqueueSVMFree(
@@ -286,8 +142,7 @@ static cl_int CL_API_CALL sg_unsupported_clEnqueueSVMFree(
                                      void ** /* svm_pointers[] */, void *user_data),
     void *user_data, cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
     cl_event *event) {
-  sg_log_error("clEnqueueSVMFree", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return CL_INVALID_OPERATION;
+  return refuse_enqueue(API, command_queue, CL_INVALID_OPERATION, NO_SVM);
 }
 
 static cl_int CL_API_CALL sg_unsupported_clEnqueueSVMMemcpy(cl_command_queue command_queue,
@@ -296,8 +151,7 @@ static cl_int CL_API_CALL sg_unsupported_clEnqueueSVMMemcpy(cl_command_queue com
                                                             cl_uint num_events_in_wait_list,
                                                             const cl_event *event_wait_list,
                                                             cl_event *event) {
-  sg_log_error("clEnqueueSVMMemcpy", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return CL_INVALID_OPERATION;
+  return refuse_enqueue(API, command_queue, CL_INVALID_OPERATION, NO_SVM);
 }
 
 static cl_int CL_API_CALL sg_unsupported_clEnqueueSVMMemFill(cl_command_queue command_queue,
@@ -306,16 +160,14 @@ static cl_int CL_API_CALL sg_unsupported_clEnqueueSVMMemFill(cl_command_queue co
                                                              cl_uint num_events_in_wait_list,
                                                              const cl_event *event_wait_list,
                                                              cl_event *event) {
-  sg_log_error("clEnqueueSVMMemFill", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return CL_INVALID_OPERATION;
+  return refuse_enqueue(API, command_queue, CL_INVALID_OPERATION, NO_SVM);
 }
 
 static cl_int CL_API_CALL sg_unsupported_clEnqueueSVMMap(
     cl_command_queue command_queue, cl_bool blocking_map, cl_map_flags map_flags, void *svm_ptr,
     size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
     cl_event *event) {
-  sg_log_error("clEnqueueSVMMap", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return CL_INVALID_OPERATION;
+  return refuse_enqueue(API, command_queue, CL_INVALID_OPERATION, NO_SVM);
 }
 
 static cl_int CL_API_CALL sg_unsupported_clEnqueueSVMUnmap(cl_command_queue command_queue,
@@ -323,46 +175,143 @@ static cl_int CL_API_CALL sg_unsupported_clEnqueueSVMUnmap(cl_command_queue comm
                                                            cl_uint num_events_in_wait_list,
                                                            const cl_event *event_wait_list,
                                                            cl_event *event) {
-  sg_log_error("clEnqueueSVMUnmap", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return CL_INVALID_OPERATION;
-}
-
-static cl_int CL_API_CALL sg_unsupported_clSetKernelArgSVMPointer(cl_kernel kernel,
-                                                                  cl_uint arg_index,
-                                                                  const void *arg_value) {
-  sg_log_error("clSetKernelArgSVMPointer", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return CL_INVALID_OPERATION;
-}
-
-static cl_int CL_API_CALL sg_unsupported_clSetKernelExecInfo(cl_kernel kernel,
-                                                             cl_kernel_exec_info param_name,
-                                                             size_t param_value_size,
-                                                             const void *param_value) {
-  sg_log_error("clSetKernelExecInfo", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return CL_INVALID_OPERATION;
+  return refuse_enqueue(API, command_queue, CL_INVALID_OPERATION, NO_SVM);
 }
 
 static cl_int CL_API_CALL sg_unsupported_clEnqueueSVMMigrateMem(
     cl_command_queue command_queue, cl_uint num_svm_pointers, const void **svm_pointers,
     const size_t *sizes, cl_mem_migration_flags flags, cl_uint num_events_in_wait_list,
     const cl_event *event_wait_list, cl_event *event) {
-  sg_log_error("clEnqueueSVMMigrateMem", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return CL_INVALID_OPERATION;
+  return refuse_enqueue(API, command_queue, CL_INVALID_OPERATION, NO_SVM);
 }
 
-static cl_int CL_API_CALL sg_unsupported_clSetDefaultDeviceCommandQueue(
-    cl_context context, cl_device_id device, cl_command_queue command_queue) {
-  sg_log_error("clSetDefaultDeviceCommandQueue", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return CL_INVALID_OPERATION;
+static cl_int CL_API_CALL sg_unsupported_clSetKernelArgSVMPointer(cl_kernel kernel,
+                                                                  cl_uint arg_index,
+                                                                  const void *arg_value) {
+  if (!sg_valid(kernel, SG_KIND_KERNEL))
+    return refuse(API, CL_INVALID_KERNEL, "kernel is not a valid kernel");
+  if (arg_index >= kernel->info->num_args)
+    return refuse(API, CL_INVALID_ARG_INDEX, "arg_index is past the kernel's last argument");
+  return refuse(API, CL_INVALID_OPERATION, NO_SVM);
 }
 
-static cl_mem CL_API_CALL sg_unsupported_clCreateImageWithProperties(
-    cl_context context, const cl_mem_properties *properties, cl_mem_flags flags,
-    const cl_image_format *image_format, const cl_image_desc *image_desc, void *host_ptr,
-    cl_int *errcode_ret) {
-  SG_SET_ERR(errcode_ret, CL_INVALID_OPERATION);
-  sg_log_error("clCreateImageWithProperties", CL_INVALID_OPERATION, "not supported by SoftGPU");
-  return NULL;
+/* Every name clSetKernelExecInfo knows is about SVM. */
+static cl_int CL_API_CALL sg_unsupported_clSetKernelExecInfo(cl_kernel kernel,
+                                                             cl_kernel_exec_info param_name,
+                                                             size_t param_value_size,
+                                                             const void *param_value) {
+  if (!sg_valid(kernel, SG_KIND_KERNEL))
+    return refuse(API, CL_INVALID_KERNEL, "kernel is not a valid kernel");
+  if (param_name != CL_KERNEL_EXEC_INFO_SVM_PTRS &&
+      param_name != CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM)
+    return refuse(API, CL_INVALID_VALUE, "param_name is not a kernel execution property");
+  return refuse(API, CL_INVALID_OPERATION, NO_SVM);
+}
+
+/* ---- OpenGL and EGL sharing --------------------------------------------- */
+
+/* No SoftGPU context is created from an OpenGL context, so the GL entries
+ * taking a context are CL_INVALID_CONTEXT ("not a valid context or not
+ * created from an OpenGL context") and no memory object is a GL object. */
+static cl_mem CL_API_CALL sg_unsupported_clCreateFromGLBuffer(cl_context context,
+                                                              cl_mem_flags flags, cl_GLuint bufobj,
+                                                              int *errcode_ret) {
+  return refuse_obj(API, errcode_ret, CL_INVALID_CONTEXT, NO_GL);
+}
+
+static cl_mem CL_API_CALL
+sg_unsupported_clCreateFromGLTexture2D(cl_context context, cl_mem_flags flags, cl_GLenum target,
+                                       cl_GLint miplevel, cl_GLuint texture, cl_int *errcode_ret) {
+  return refuse_obj(API, errcode_ret, CL_INVALID_CONTEXT, NO_GL);
+}
+
+static cl_mem CL_API_CALL
+sg_unsupported_clCreateFromGLTexture3D(cl_context context, cl_mem_flags flags, cl_GLenum target,
+                                       cl_GLint miplevel, cl_GLuint texture, cl_int *errcode_ret) {
+  return refuse_obj(API, errcode_ret, CL_INVALID_CONTEXT, NO_GL);
+}
+
+static cl_mem CL_API_CALL sg_unsupported_clCreateFromGLTexture(cl_context context,
+                                                               cl_mem_flags flags, cl_GLenum target,
+                                                               cl_GLint miplevel, cl_GLuint texture,
+                                                               cl_int *errcode_ret) {
+  return refuse_obj(API, errcode_ret, CL_INVALID_CONTEXT, NO_GL);
+}
+
+static cl_mem CL_API_CALL sg_unsupported_clCreateFromGLRenderbuffer(cl_context context,
+                                                                    cl_mem_flags flags,
+                                                                    cl_GLuint renderbuffer,
+                                                                    cl_int *errcode_ret) {
+  return refuse_obj(API, errcode_ret, CL_INVALID_CONTEXT, NO_GL);
+}
+
+static cl_event CL_API_CALL sg_unsupported_clCreateEventFromGLsyncKHR(cl_context context,
+                                                                      cl_GLsync sync,
+                                                                      cl_int *errcode_ret) {
+  return refuse_obj(API, errcode_ret, CL_INVALID_CONTEXT, NO_GL);
+}
+
+static cl_int CL_API_CALL sg_unsupported_clGetGLObjectInfo(cl_mem memobj,
+                                                           cl_gl_object_type *gl_object_type,
+                                                           cl_GLuint *gl_object_name) {
+  if (!sg_valid(memobj, SG_KIND_MEM))
+    return refuse(API, CL_INVALID_MEM_OBJECT, "memobj is not a valid memory object");
+  return refuse(API, CL_INVALID_GL_OBJECT, "memobj was not created from a GL object");
+}
+
+static cl_int CL_API_CALL sg_unsupported_clGetGLTextureInfo(cl_mem memobj,
+                                                            cl_gl_texture_info param_name,
+                                                            size_t param_value_size,
+                                                            void *param_value,
+                                                            size_t *param_value_size_ret) {
+  if (!sg_valid(memobj, SG_KIND_MEM))
+    return refuse(API, CL_INVALID_MEM_OBJECT, "memobj is not a valid memory object");
+  return refuse(API, CL_INVALID_GL_OBJECT, "memobj was not created from a GL texture");
+}
+
+static cl_int CL_API_CALL sg_unsupported_clEnqueueAcquireGLObjects(
+    cl_command_queue command_queue, cl_uint num_objects, const cl_mem *mem_objects,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
+  return refuse_enqueue(API, command_queue, CL_INVALID_CONTEXT, NO_GL);
+}
+
+static cl_int CL_API_CALL sg_unsupported_clEnqueueReleaseGLObjects(
+    cl_command_queue command_queue, cl_uint num_objects, const cl_mem *mem_objects,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
+  return refuse_enqueue(API, command_queue, CL_INVALID_CONTEXT, NO_GL);
+}
+
+/* SoftGPU names no cl_khr_gl_sharing: it can tell nothing about a GL
+ * context. */
+static cl_int CL_API_CALL sg_unsupported_clGetGLContextInfoKHR(
+    const cl_context_properties *properties, cl_gl_context_info param_name, size_t param_value_size,
+    void *param_value, size_t *param_value_size_ret) {
+  return refuse(API, CL_INVALID_OPERATION, "SoftGPU does not support OpenGL sharing");
+}
+
+static cl_mem CL_API_CALL sg_unsupported_clCreateFromEGLImageKHR(
+    cl_context context, CLeglDisplayKHR display, CLeglImageKHR image, cl_mem_flags flags,
+    const cl_egl_image_properties_khr *properties, cl_int *errcode_ret) {
+  return refuse_create(API, context, errcode_ret, CL_INVALID_OPERATION, NO_EGL);
+}
+
+static cl_event CL_API_CALL sg_unsupported_clCreateEventFromEGLSyncKHR(cl_context context,
+                                                                       CLeglSyncKHR sync,
+                                                                       CLeglDisplayKHR display,
+                                                                       cl_int *errcode_ret) {
+  return refuse_create(API, context, errcode_ret, CL_INVALID_OPERATION, NO_EGL);
+}
+
+static cl_int CL_API_CALL sg_unsupported_clEnqueueAcquireEGLObjectsKHR(
+    cl_command_queue command_queue, cl_uint num_objects, const cl_mem *mem_objects,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
+  return refuse_enqueue(API, command_queue, CL_INVALID_OPERATION, NO_EGL);
+}
+
+static cl_int CL_API_CALL sg_unsupported_clEnqueueReleaseEGLObjectsKHR(
+    cl_command_queue command_queue, cl_uint num_objects, const cl_mem *mem_objects,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
+  return refuse_enqueue(API, command_queue, CL_INVALID_OPERATION, NO_EGL);
 }
 
 const cl_icd_dispatch sg_dispatch = {
@@ -381,8 +330,8 @@ const cl_icd_dispatch sg_dispatch = {
     .clGetCommandQueueInfo = clGetCommandQueueInfo,
     .clSetCommandQueueProperty = sg_unsupported_clSetCommandQueueProperty,
     .clCreateBuffer = clCreateBuffer,
-    .clCreateImage2D = sg_unsupported_clCreateImage2D,
-    .clCreateImage3D = sg_unsupported_clCreateImage3D,
+    .clCreateImage2D = clCreateImage2D,
+    .clCreateImage3D = clCreateImage3D,
     .clRetainMemObject = clRetainMemObject,
     .clReleaseMemObject = clReleaseMemObject,
     .clGetSupportedImageFormats = clGetSupportedImageFormats,
@@ -417,13 +366,13 @@ const cl_icd_dispatch sg_dispatch = {
     .clEnqueueReadBuffer = clEnqueueReadBuffer,
     .clEnqueueWriteBuffer = clEnqueueWriteBuffer,
     .clEnqueueCopyBuffer = clEnqueueCopyBuffer,
-    .clEnqueueReadImage = sg_unsupported_clEnqueueReadImage,
-    .clEnqueueWriteImage = sg_unsupported_clEnqueueWriteImage,
-    .clEnqueueCopyImage = sg_unsupported_clEnqueueCopyImage,
-    .clEnqueueCopyImageToBuffer = sg_unsupported_clEnqueueCopyImageToBuffer,
-    .clEnqueueCopyBufferToImage = sg_unsupported_clEnqueueCopyBufferToImage,
+    .clEnqueueReadImage = clEnqueueReadImage,
+    .clEnqueueWriteImage = clEnqueueWriteImage,
+    .clEnqueueCopyImage = clEnqueueCopyImage,
+    .clEnqueueCopyImageToBuffer = clEnqueueCopyImageToBuffer,
+    .clEnqueueCopyBufferToImage = clEnqueueCopyBufferToImage,
     .clEnqueueMapBuffer = clEnqueueMapBuffer,
-    .clEnqueueMapImage = sg_unsupported_clEnqueueMapImage,
+    .clEnqueueMapImage = clEnqueueMapImage,
     .clEnqueueUnmapMemObject = clEnqueueUnmapMemObject,
     .clEnqueueNDRangeKernel = clEnqueueNDRangeKernel,
     .clEnqueueTask = clEnqueueTask,
@@ -462,14 +411,14 @@ const cl_icd_dispatch sg_dispatch = {
     .clCreateSubDevices = clCreateSubDevices,
     .clRetainDevice = clRetainDevice,
     .clReleaseDevice = clReleaseDevice,
-    .clCreateImage = sg_unsupported_clCreateImage,
+    .clCreateImage = clCreateImage,
     .clCreateProgramWithBuiltInKernels = clCreateProgramWithBuiltInKernels,
     .clCompileProgram = clCompileProgram,
     .clLinkProgram = clLinkProgram,
     .clUnloadPlatformCompiler = clUnloadPlatformCompiler,
     .clGetKernelArgInfo = clGetKernelArgInfo,
     .clEnqueueFillBuffer = clEnqueueFillBuffer,
-    .clEnqueueFillImage = sg_unsupported_clEnqueueFillImage,
+    .clEnqueueFillImage = clEnqueueFillImage,
     .clEnqueueMigrateMemObjects = clEnqueueMigrateMemObjects,
     .clEnqueueMarkerWithWaitList = clEnqueueMarkerWithWaitList,
     .clEnqueueBarrierWithWaitList = clEnqueueBarrierWithWaitList,
@@ -513,6 +462,6 @@ const cl_icd_dispatch sg_dispatch = {
     .clSetProgramReleaseCallback = clSetProgramReleaseCallback,
     .clSetProgramSpecializationConstant = clSetProgramSpecializationConstant,
     .clCreateBufferWithProperties = clCreateBufferWithProperties,
-    .clCreateImageWithProperties = sg_unsupported_clCreateImageWithProperties,
+    .clCreateImageWithProperties = clCreateImageWithProperties,
     .clSetContextDestructorCallback = clSetContextDestructorCallback,
 };

@@ -13,6 +13,10 @@
    CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |                          \
    CL_DEVICE_ATOMIC_SCOPE_DEVICE | CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES)
 
+#define SG_FP_CONFIG                                                                               \
+  (CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |                   \
+   CL_FP_ROUND_TO_INF | CL_FP_FMA)
+
 static struct _cl_device_id device;
 static char device_name[128];
 
@@ -111,8 +115,11 @@ static cl_int device_info(cl_device_id d, cl_device_info param_name, size_t para
   case CL_DRIVER_VERSION: STR("0.1");
   case CL_DEVICE_PROFILE: STR("FULL_PROFILE");
   case CL_DEVICE_VERSION: STR("OpenCL 3.0 SoftGPU");
-  case CL_DEVICE_NUMERIC_VERSION: SG_INFO_VAL(cl_version, CL_MAKE_VERSION(3, 0, 0));
-  case CL_DEVICE_OPENCL_C_VERSION: STR("OpenCL C 1.2");
+  case CL_DEVICE_NUMERIC_VERSION:
+    _Static_assert(SG_OPENCL_VERSION == 300, "CL_DEVICE_VERSION names OpenCL 3.0");
+    SG_INFO_VAL(cl_version, CL_MAKE_VERSION(3, 0, 0));
+  /* "OpenCL C <major>.<minor> <vendor-specific information>" (4.2 table 5). */
+  case CL_DEVICE_OPENCL_C_VERSION: STR("OpenCL C 1.2 SoftGPU");
   case CL_DEVICE_OPENCL_C_ALL_VERSIONS: {
     static const cl_name_version all[] = {{CL_MAKE_VERSION(1, 0, 0), "OpenCL C"},
                                           {CL_MAKE_VERSION(1, 1, 0), "OpenCL C"},
@@ -158,10 +165,11 @@ static cl_int device_info(cl_device_id d, cl_device_info param_name, size_t para
     BOOL(has_feature(features, "__opencl_c_work_group_collective_functions"));
   case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
     BOOL(has_feature(features, "__opencl_c_generic_address_space"));
-  /* A sub-group is a warp (docs/collectives.md). Warps of a CTA are
-   * scheduled until they block, so one spinning on another may never yield. */
+  /* A sub-group is a warp (docs/collectives.md). The warps of a CTA run
+   * round-robin in time slices (sim/sg_core.c), so one spinning on another
+   * yields: independent forward progress, which cl_khr_subgroups requires. */
   case CL_DEVICE_MAX_NUM_SUB_GROUPS: UINT((cl_uint)((wg + c->warp_size - 1) / c->warp_size));
-  case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: BOOL(CL_FALSE);
+  case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: BOOL(CL_TRUE);
   case CL_DEVICE_EXECUTION_CAPABILITIES: SG_INFO_VAL(cl_device_exec_capabilities, CL_EXEC_KERNEL);
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT:
@@ -177,13 +185,12 @@ static cl_int device_info(cl_device_id d, cl_device_info param_name, size_t para
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE: UINT(fp64 ? 1 : 0);
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF: UINT(0);
-  /* RV64FD arithmetic is IEEE 754 with correctly rounded divide and sqrt. */
+  /* RV64FD arithmetic is IEEE 754 with correctly rounded divide and sqrt;
+   * every instruction carries a rounding mode (or takes frm), and the core
+   * honours all of them (sim/sg_execute.c), so every mode is supported. */
   case CL_DEVICE_SINGLE_FP_CONFIG:
-    SG_INFO_VAL(cl_device_fp_config, CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST |
-                                         CL_FP_FMA | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT);
-  case CL_DEVICE_DOUBLE_FP_CONFIG:
-    SG_INFO_VAL(cl_device_fp_config,
-                fp64 ? CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA : 0);
+    SG_INFO_VAL(cl_device_fp_config, SG_FP_CONFIG | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT);
+  case CL_DEVICE_DOUBLE_FP_CONFIG: SG_INFO_VAL(cl_device_fp_config, fp64 ? SG_FP_CONFIG : 0);
   case CL_DEVICE_HALF_FP_CONFIG: SG_INFO_VAL(cl_device_fp_config, 0);
   case CL_DEVICE_PROFILING_TIMER_RESOLUTION: SIZE(1);
   case CL_DEVICE_ENDIAN_LITTLE: BOOL(CL_TRUE);
@@ -219,21 +226,22 @@ static cl_int device_info(cl_device_id d, cl_device_info param_name, size_t para
   case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
     SG_INFO_VAL(cl_device_atomic_capabilities, SG_ATOMIC_CAPS | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM);
 
-  /* Images, samplers and pipes: not supported */
-  case CL_DEVICE_IMAGE_SUPPORT: BOOL(CL_FALSE);
-  case CL_DEVICE_MAX_READ_IMAGE_ARGS:
-  case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
-  case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
-  case CL_DEVICE_MAX_SAMPLERS:
-  case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
-  case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT: UINT(0);
+  /* Images and samplers, through the texture unit (runtime/sg_image.c);
+   * pipes: not supported */
+  case CL_DEVICE_IMAGE_SUPPORT: BOOL(CL_TRUE);
+  case CL_DEVICE_MAX_READ_IMAGE_ARGS: UINT(SG_MAX_READ_IMAGE_ARGS);
+  case CL_DEVICE_MAX_WRITE_IMAGE_ARGS: UINT(SG_MAX_WRITE_IMAGE_ARGS);
+  case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS: UINT(SG_MAX_READ_WRITE_IMAGE_ARGS);
+  case CL_DEVICE_MAX_SAMPLERS: UINT(SG_MAX_SAMPLERS);
+  case CL_DEVICE_IMAGE_PITCH_ALIGNMENT: UINT(SG_IMAGE_PITCH_ALIGNMENT);
+  case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT: UINT(SG_IMAGE_BASE_ADDRESS_ALIGNMENT);
   case CL_DEVICE_IMAGE2D_MAX_WIDTH:
   case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
   case CL_DEVICE_IMAGE3D_MAX_WIDTH:
   case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
   case CL_DEVICE_IMAGE3D_MAX_DEPTH:
   case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
-  case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: SIZE(0);
+  case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: SIZE(sg_device_image_limit(d, param_name));
   case CL_DEVICE_PIPE_SUPPORT: BOOL(CL_FALSE);
   case CL_DEVICE_MAX_PIPE_ARGS:
   case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
@@ -277,7 +285,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id plat, cl_device_ty
     plat = sg_platform_get();
   SG_CHECK(sg_valid(plat, SG_KIND_PLATFORM), CL_INVALID_PLATFORM,
            "platform is not a valid platform");
-  SG_CHECK(type == CL_DEVICE_TYPE_ALL || (type & ~(cl_device_type)SG_DEVICE_TYPES) == 0,
+  SG_CHECK(type == CL_DEVICE_TYPE_ALL || (type && (type & ~(cl_device_type)SG_DEVICE_TYPES) == 0),
            CL_INVALID_DEVICE_TYPE, "device_type 0x%llx is not a valid type",
            (unsigned long long)type);
   SG_CHECK(!(num_entries == 0 && devices), CL_INVALID_VALUE,

@@ -128,6 +128,15 @@ static cl_int device_limits(cl_device_id dev, struct device_limits *lim) {
   return err;
 }
 
+/* The largest work-group to choose for NULL local_work_size: the kernel's
+ * limit, and no more work-items than the private stack window holds (an
+ * explicit larger local size is CL_OUT_OF_RESOURCES, see make_ndrange). */
+static uint64_t local_size_limit(cl_kernel k, cl_device_id dev) {
+  uint64_t max = sg_kernel_max_work_group_size(k, dev);
+  uint64_t fit = sg_device_private_max_items(&dev->config, k->info);
+  return fit < max ? (fit ? fit : 1) : max;
+}
+
 /* A user-given local size, in the spec's order of checks. */
 static cl_int check_local(cl_kernel k, cl_device_id dev, const struct device_limits *lim,
                           bool uniform, cl_uint dim, const size_t *lws, struct sg_ndrange *nd) {
@@ -164,8 +173,9 @@ fail:
   return err;
 }
 
-/* Fills *nd from the enqueue arguments; *empty when some global size is 0
- * (OpenCL 2.1+: the command does nothing but still completes in order). */
+/* Fills *nd from the enqueue arguments; *empty when global_work_size is NULL
+ * or some global size is 0 (OpenCL 2.1+: the command does nothing but still
+ * completes in order; CL_INVALID_GLOBAL_WORK_SIZE there was 2.0's rule). */
 static cl_int make_ndrange(cl_kernel k, cl_device_id dev, cl_uint dim, const size_t *off,
                            const size_t *gws, const size_t *lws, struct sg_ndrange *nd,
                            bool *empty) {
@@ -173,10 +183,9 @@ static cl_int make_ndrange(cl_kernel k, cl_device_id dev, cl_uint dim, const siz
   struct device_limits lim;
   bool uniform = k->program->image->uniform_work_group;
   *nd = (struct sg_ndrange){.work_dim = dim, .global_size = {1, 1, 1}, .local_size = {1, 1, 1}};
-  *empty = false;
   SG_CHECK(dim >= 1 && dim <= 3, CL_INVALID_WORK_DIMENSION, "work_dim %u is not 1, 2 or 3", dim);
-  SG_CHECK(gws, CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL");
-  for (cl_uint d = 0; d < dim; d++) {
+  *empty = !gws;
+  for (cl_uint d = 0; d < dim && gws; d++) {
     nd->global_size[d] = gws[d];
     nd->global_offset[d] = off ? off[d] : 0;
     *empty |= gws[d] == 0;
@@ -188,7 +197,7 @@ static cl_int make_ndrange(cl_kernel k, cl_device_id dev, cl_uint dim, const siz
   if (lws)
     err = check_local(k, dev, &lim, uniform && !*empty, dim, lws, nd);
   else if (!*empty)
-    choose_local(k, &dev->config, sg_kernel_max_work_group_size(k, dev), uniform, nd);
+    choose_local(k, &dev->config, local_size_limit(k, dev), uniform, nd);
   if (err != CL_SUCCESS)
     goto fail;
   for (cl_uint d = 0; d < dim && !*empty; d++)
@@ -215,9 +224,15 @@ static cl_int make_ndrange(cl_kernel k, cl_device_id dev, cl_uint dim, const siz
   SG_CHECK(local <= dev->config.local_mem_per_core, CL_OUT_OF_RESOURCES,
            "kernel %s needs %llu bytes of local memory; the device has %llu", k->info->name,
            (unsigned long long)local, (unsigned long long)dev->config.local_mem_per_core);
-  SG_CHECK(k->info->private_size <= dev->config.stack_per_lane, CL_OUT_OF_RESOURCES,
-           "kernel %s needs %u bytes of private memory per work-item; the device has %u",
-           k->info->name, k->info->private_size, dev->config.stack_per_lane);
+  uint64_t items = nd->local_size[0] * nd->local_size[1] * nd->local_size[2];
+  uint64_t fit = sg_device_private_max_items(&dev->config, k->info);
+  SG_CHECK(*empty || items <= fit, CL_OUT_OF_RESOURCES,
+           "kernel %s needs %llu bytes of private memory per work-item: a work-group of %llu "
+           "needs more than the device's %llu-byte private stack window (at most %llu "
+           "work-items fit)",
+           k->info->name, (unsigned long long)sg_device_private_size(&dev->config, k->info),
+           (unsigned long long)items, (unsigned long long)SG_STACK_WINDOW,
+           (unsigned long long)fit);
 fail:
   return err;
 }
@@ -338,16 +353,20 @@ static cl_int snapshot_args(cl_kernel k, struct launch_cmd *c) {
   for (uint32_t i = 0; i < n; i++) {
     const struct sg_kernel_arg *a = &info->args[i];
     c->args[i].local_size = k->args[i].local_size;
-    if (a->kind == SG_ARG_VALUE)
+    if (a->kind == SG_ARG_VALUE || a->kind == SG_ARG_SAMPLER)
       c->args[i].bytes = c->values + a->offset;
     if (!k->arg_mems[i])
       continue;
     c->mems[i] = k->arg_mems[i];
     sg_retain_internal(c->mems[i]);
     c->bufs[i] = c->mems[i]->buf;
-    c->bufs[i].read_only |=
-        a->kind == SG_ARG_CONSTANT || (c->mems[i]->flags & CL_MEM_READ_ONLY) != 0;
+    c->bufs[i].read_only |= a->kind == SG_ARG_CONSTANT ||
+                            (c->mems[i]->flags & CL_MEM_READ_ONLY) != 0 ||
+                            a->access_qualifier == CL_KERNEL_ARG_ACCESS_READ_ONLY;
+    c->bufs[i].write_only |= (c->mems[i]->flags & CL_MEM_WRITE_ONLY) != 0;
     c->args[i].buffer = &c->bufs[i];
+    /* The image's descriptor lives in the held cl_mem, as long as c does. */
+    c->args[i].image = a->kind == SG_ARG_IMAGE ? &c->mems[i]->tex : NULL;
   }
 fail:
   return err;
@@ -366,9 +385,12 @@ static cl_int enqueue_kernel(cl_command_type type, cl_command_queue q, cl_kernel
   SG_CHECK(q->context == k->program->context, CL_INVALID_CONTEXT,
            "the queue and the kernel belong to different contexts");
   SG_CHECK(k->program->image, CL_INVALID_PROGRAM_EXECUTABLE, "the program is not built");
-  for (uint32_t i = 0; i < k->info->num_args; i++)
+  for (uint32_t i = 0; i < k->info->num_args; i++) {
     SG_CHECK(k->arg_set[i], CL_INVALID_KERNEL_ARGS, "argument %u of kernel %s is not set", i,
              k->info->name);
+    SG_CHECK(!k->arg_mems[i] || sg_valid(k->arg_mems[i], SG_KIND_MEM), CL_INVALID_KERNEL_ARGS,
+             "argument %u of kernel %s is a buffer the application released", i, k->info->name);
+  }
   cmd = calloc(1, sizeof *cmd);
   c = calloc(1, sizeof *c);
   SG_CHECK(cmd && c, CL_OUT_OF_HOST_MEMORY, "no memory");

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* runtime/ buffer commands (DESIGN.md 5): read, write, copy and fill (plain
- * and rectangular), map and unmap, migrate. Every transfer is one mechanism:
- * a 3-D box copied row by row between two pitched byte ranges. */
+/* runtime/ memory commands (DESIGN.md 5): buffers (read, write, copy and
+ * fill, plain and rectangular), images (read, write, copy, fill, and copies
+ * to and from buffers), map and unmap, migrate. Every transfer is one
+ * mechanism: a 3-D box copied row by row between two pitched byte ranges;
+ * an image is a box of texels whose rows and slices have its pitches. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,10 +29,16 @@ static cl_int run_copy(struct sg_command *cmd) {
   return CL_SUCCESS;
 }
 
+/* Fills a box of region[0] bytes x region[1] rows x region[2] slices (a
+ * buffer fill is one row) with the pattern. */
 static cl_int run_fill(struct sg_command *cmd) {
   const struct xfer *x = cmd->payload;
-  for (size_t i = 0; i < x->region[0]; i += x->pattern_size)
-    memcpy(x->dst + i, x->pattern, x->pattern_size);
+  for (size_t z = 0; z < x->region[2]; z++)
+    for (size_t y = 0; y < x->region[1]; y++) {
+      uint8_t *row = x->dst + z * x->dst_pitch[1] + y * x->dst_pitch[0];
+      for (size_t i = 0; i < x->region[0]; i += x->pattern_size)
+        memcpy(row + i, x->pattern, x->pattern_size);
+    }
   return CL_SUCCESS;
 }
 
@@ -67,14 +75,20 @@ static struct xfer *xfer_new(cl_mem a, cl_mem b) {
   return x;
 }
 
-/* The checks every buffer command starts with. */
-static cl_int check_queue_mem(const char *api, cl_command_queue q, cl_mem m) {
+/* What a command takes: any memory object, a buffer or an image. */
+enum want { ANY_MEM, BUFFER, IMAGE };
+
+/* The checks every memory command starts with (the queue is checked once
+ * per command: q may be checked again for a second object). */
+static cl_int check_queue_mem(const char *api, cl_command_queue q, cl_mem m, enum want want) {
   cl_int err = CL_SUCCESS;
+  static const char *const what[] = {"memory", "buffer", "image"};
   SG_CHECK(sg_valid(q, SG_KIND_QUEUE), CL_INVALID_COMMAND_QUEUE,
            "%s: command_queue is not a valid queue", api);
-  SG_CHECK(sg_valid(m, SG_KIND_MEM), CL_INVALID_MEM_OBJECT, "%s: not a valid buffer object", api);
+  SG_CHECK(sg_valid(m, SG_KIND_MEM) && (want == ANY_MEM || sg_is_image(m) == (want == IMAGE)),
+           CL_INVALID_MEM_OBJECT, "%s: not a valid %s object", api, what[want]);
   SG_CHECK(m->context == q->context, CL_INVALID_CONTEXT,
-           "%s: the buffer and the queue have different contexts", api);
+           "%s: the %s and the queue have different contexts", api, what[want]);
 fail:
   return err;
 }
@@ -123,7 +137,7 @@ static cl_int enqueue_rw(const char *api, cl_command_queue q, cl_mem m, cl_bool 
                          size_t host_row_pitch, size_t host_slice_pitch, const void *ptr,
                          cl_uint num_waits, const cl_event *waits, cl_event *event,
                          cl_command_type type) {
-  cl_int err = check_queue_mem(api, q, m);
+  cl_int err = check_queue_mem(api, q, m, BUFFER);
   if (err != CL_SUCCESS)
     return err;
   cl_mem_flags denied = write ? CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS
@@ -228,8 +242,8 @@ static cl_int enqueue_copy(const char *api, cl_command_queue q, cl_mem src, cl_m
                            const size_t region[3], size_t src_row_pitch, size_t src_slice_pitch,
                            size_t dst_row_pitch, size_t dst_slice_pitch, cl_uint num_waits,
                            const cl_event *waits, cl_event *event, cl_command_type type) {
-  cl_int err = check_queue_mem(api, q, src);
-  if (err != CL_SUCCESS || (err = check_queue_mem(api, q, dst)) != CL_SUCCESS)
+  cl_int err = check_queue_mem(api, q, src, BUFFER);
+  if (err != CL_SUCCESS || (err = check_queue_mem(api, q, dst, BUFFER)) != CL_SUCCESS)
     return err;
   SG_CHECK(src_origin && dst_origin && region, CL_INVALID_VALUE, "%s: an origin or region is NULL",
            api);
@@ -291,7 +305,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem b
                                                     cl_uint num_events_in_wait_list,
                                                     const cl_event *event_wait_list,
                                                     cl_event *event) {
-  cl_int err = check_queue_mem(__func__, q, buffer);
+  cl_int err = check_queue_mem(__func__, q, buffer, BUFFER);
   if (err != CL_SUCCESS)
     return err;
   SG_CHECK(pattern, CL_INVALID_VALUE, "pattern is NULL");
@@ -306,6 +320,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem b
   SG_CHECK(x, CL_OUT_OF_HOST_MEMORY, "no memory for the command");
   x->dst = buffer->buf.host + offset;
   x->region[0] = size;
+  x->region[1] = x->region[2] = 1;
   x->pattern_size = pattern_size;
   memcpy(x->pattern, pattern, pattern_size);
   return submit(q, CL_COMMAND_FILL_BUFFER, run_fill, x, num_events_in_wait_list, event_wait_list,
@@ -342,43 +357,62 @@ static struct sg_mapping *mapping_take(cl_mem m, const void *ptr) {
   return mp;
 }
 
+/* The map flags' checks against m's host access flags; the pointer at
+ * offset in m's storage once the map command (of type) is done. */
+static void *enqueue_map(const char *api, cl_command_queue q, cl_mem m, cl_command_type type,
+                         cl_bool blocking, cl_map_flags map_flags, size_t offset, cl_uint num_waits,
+                         const cl_event *waits, cl_event *event, cl_int *errcode_ret) {
+  cl_int err = CL_SUCCESS;
+  struct sg_mapping *mp = NULL;
+  SG_CHECK(!((map_flags & CL_MAP_READ) &&
+             (m->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))),
+           CL_INVALID_OPERATION, "%s: CL_MAP_READ on an object the host may not read", api);
+  SG_CHECK(!((map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
+             (m->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))),
+           CL_INVALID_OPERATION, "%s: CL_MAP_WRITE on an object the host may not write", api);
+  mp = malloc(sizeof *mp);
+  struct xfer *x = mp ? xfer_new(m, NULL) : NULL;
+  SG_CHECK(x, CL_OUT_OF_HOST_MEMORY, "%s: no memory for the command", api);
+  err = submit(q, type, NULL, x, num_waits, waits, event, blocking);
+  if (err != CL_SUCCESS)
+    goto fail;
+  mp->ptr = m->buf.host + offset;
+  mapping_push(m, mp);
+  SG_SET_ERR(errcode_ret, CL_SUCCESS);
+  return mp->ptr;
+fail:
+  free(mp);
+  SG_SET_ERR(errcode_ret, err);
+  return NULL;
+}
+
+static cl_int check_map_flags(const char *api, cl_map_flags map_flags) {
+  cl_int err = CL_SUCCESS;
+  const cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+  SG_CHECK((map_flags & ~known) == 0, CL_INVALID_VALUE, "%s: unknown map_flags 0x%llx", api,
+           (unsigned long long)map_flags);
+  SG_CHECK(
+      !((map_flags & CL_MAP_WRITE_INVALIDATE_REGION) && (map_flags & (CL_MAP_READ | CL_MAP_WRITE))),
+      CL_INVALID_VALUE, "%s: CL_MAP_WRITE_INVALIDATE_REGION with CL_MAP_READ or CL_MAP_WRITE",
+      api);
+fail:
+  return err;
+}
+
 CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem buffer,
                                                   cl_bool blocking_map, cl_map_flags map_flags,
                                                   size_t offset, size_t size,
                                                   cl_uint num_events_in_wait_list,
                                                   const cl_event *event_wait_list, cl_event *event,
                                                   cl_int *errcode_ret) {
-  struct sg_mapping *mp = NULL;
-  cl_int err = check_queue_mem(__func__, q, buffer);
-  if (err != CL_SUCCESS)
+  cl_int err = check_queue_mem(__func__, q, buffer, BUFFER);
+  if (err != CL_SUCCESS || (err = check_map_flags(__func__, map_flags)) != CL_SUCCESS)
     goto fail;
-  const cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
-  SG_CHECK((map_flags & ~known) == 0, CL_INVALID_VALUE, "unknown map_flags 0x%llx",
-           (unsigned long long)map_flags);
-  SG_CHECK(
-      !((map_flags & CL_MAP_WRITE_INVALIDATE_REGION) && (map_flags & (CL_MAP_READ | CL_MAP_WRITE))),
-      CL_INVALID_VALUE, "CL_MAP_WRITE_INVALIDATE_REGION with CL_MAP_READ or CL_MAP_WRITE");
   SG_CHECK(size && in_bounds(offset, size, buffer->size), CL_INVALID_VALUE,
            "size is 0 or [%zu, +%zu) is outside the %zu-byte buffer", offset, size, buffer->size);
-  SG_CHECK(!((map_flags & CL_MAP_READ) &&
-             (buffer->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))),
-           CL_INVALID_OPERATION, "CL_MAP_READ on a buffer the host may not read");
-  SG_CHECK(!((map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
-             (buffer->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))),
-           CL_INVALID_OPERATION, "CL_MAP_WRITE on a buffer the host may not write");
-  mp = malloc(sizeof *mp);
-  struct xfer *x = mp ? xfer_new(buffer, NULL) : NULL;
-  SG_CHECK(x, CL_OUT_OF_HOST_MEMORY, "no memory for the command");
-  err = submit(q, CL_COMMAND_MAP_BUFFER, NULL, x, num_events_in_wait_list, event_wait_list, event,
-               blocking_map);
-  if (err != CL_SUCCESS)
-    goto fail;
-  mp->ptr = buffer->buf.host + offset;
-  mapping_push(buffer, mp);
-  SG_SET_ERR(errcode_ret, CL_SUCCESS);
-  return mp->ptr;
+  return enqueue_map(__func__, q, buffer, CL_COMMAND_MAP_BUFFER, blocking_map, map_flags, offset,
+                     num_events_in_wait_list, event_wait_list, event, errcode_ret);
 fail:
-  free(mp);
   SG_SET_ERR(errcode_ret, err);
   return NULL;
 }
@@ -388,11 +422,11 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_m
                                                         cl_uint num_events_in_wait_list,
                                                         const cl_event *event_wait_list,
                                                         cl_event *event) {
-  cl_int err = check_queue_mem(__func__, q, memobj);
+  cl_int err = check_queue_mem(__func__, q, memobj, ANY_MEM);
   if (err != CL_SUCCESS)
     return err;
   struct sg_mapping *mp = mapping_take(memobj, mapped_ptr);
-  SG_CHECK(mp, CL_INVALID_VALUE, "mapped_ptr %p is not a pointer mapped from this buffer",
+  SG_CHECK(mp, CL_INVALID_VALUE, "mapped_ptr %p is not a pointer mapped from this object",
            mapped_ptr);
   struct xfer *x = xfer_new(memobj, NULL);
   if (!x)
@@ -435,4 +469,251 @@ clEnqueueMigrateMemObjects(cl_command_queue q, cl_uint num_mem_objects, const cl
   return sg_queue_submit(q, cmd, num_events_in_wait_list, event_wait_list, event, false);
 fail:
   return err;
+}
+
+/* ---- Images ---------------------------------------------------------------- */
+
+/* The image box of origin and region (sg_image_box) as a transfer's side. */
+struct side {
+  uint8_t *at;
+  size_t pitch[2];
+};
+
+static cl_int image_side(const char *api, cl_mem m, const size_t *origin, const size_t *region,
+                         size_t box[3], struct side *s) {
+  size_t off;
+  cl_int err = sg_image_box(api, m, origin, region, &off, box, s->pitch);
+  s->at = m->buf.host + off;
+  return err;
+}
+
+/* The host side of a read or write: pitches as given or tight (0), checked
+ * (5.3.3: a 1D or 2D image takes no slice pitch; a 1D array's second
+ * component steps by the slice pitch). */
+static cl_int host_side(const char *api, cl_mem m, const size_t box[3], size_t row_pitch,
+                        size_t slice_pitch, void *ptr, struct side *s) {
+  cl_int err = CL_SUCCESS;
+  bool layered = m->type == CL_MEM_OBJECT_IMAGE1D_ARRAY || m->type == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
+                 m->type == CL_MEM_OBJECT_IMAGE3D;
+  SG_CHECK(ptr, CL_INVALID_VALUE, "%s: ptr is NULL", api);
+  SG_CHECK(layered || slice_pitch == 0, CL_INVALID_VALUE,
+           "%s: the slice pitch must be 0 for a 1D or 2D image", api);
+  size_t row = row_pitch ? row_pitch : box[0];
+  SG_CHECK(row >= box[0], CL_INVALID_VALUE, "%s: row pitch %zu is less than the region's %zu bytes",
+           api, row, box[0]);
+  bool array1d = m->type == CL_MEM_OBJECT_IMAGE1D_ARRAY;
+  size_t plane = array1d ? row : row * box[1];
+  size_t slice = slice_pitch ? slice_pitch : plane;
+  SG_CHECK(!layered || slice >= plane, CL_INVALID_VALUE,
+           "%s: slice pitch %zu is less than %zu bytes", api, slice, plane);
+  s->at = ptr;
+  s->pitch[0] = array1d ? slice : row;
+  s->pitch[1] = slice;
+fail:
+  return err;
+}
+
+/* Queues the copy of a box between two sides; a and b are held until done. */
+static cl_int submit_box(cl_command_queue q, cl_command_type type, cl_mem a, cl_mem b,
+                         const struct side *dst, const struct side *src, const size_t box[3],
+                         cl_uint num_waits, const cl_event *waits, cl_event *event,
+                         bool blocking) {
+  struct xfer *x = xfer_new(a, b);
+  if (!x)
+    return CL_OUT_OF_HOST_MEMORY;
+  memcpy(x->region, box, sizeof x->region);
+  x->dst = dst->at;
+  x->src = src->at;
+  memcpy(x->dst_pitch, dst->pitch, sizeof x->dst_pitch);
+  memcpy(x->src_pitch, src->pitch, sizeof x->src_pitch);
+  return submit(q, type, run_copy, x, num_waits, waits, event, blocking);
+}
+
+static cl_int enqueue_image_rw(const char *api, cl_command_queue q, cl_mem image, cl_bool blocking,
+                               bool write, const size_t *origin, const size_t *region,
+                               size_t row_pitch, size_t slice_pitch, const void *ptr,
+                               cl_uint num_waits, const cl_event *waits, cl_event *event) {
+  cl_int err = check_queue_mem(api, q, image, IMAGE);
+  if (err != CL_SUCCESS)
+    return err;
+  size_t box[3];
+  struct side img, host;
+  if ((err = image_side(api, image, origin, region, box, &img)) != CL_SUCCESS ||
+      (err = host_side(api, image, box, row_pitch, slice_pitch, (void *)ptr, &host)) != CL_SUCCESS)
+    return err;
+  cl_mem_flags denied = write ? CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS
+                              : CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS;
+  SG_CHECK(!(image->flags & denied), CL_INVALID_OPERATION,
+           "%s: the image's host access flags forbid it", api);
+  return submit_box(q, write ? CL_COMMAND_WRITE_IMAGE : CL_COMMAND_READ_IMAGE, image, NULL,
+                    write ? &img : &host, write ? &host : &img, box, num_waits, waits, event,
+                    blocking);
+fail:
+  return err;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue q, cl_mem image,
+                                                   cl_bool blocking_read, const size_t *origin,
+                                                   const size_t *region, size_t row_pitch,
+                                                   size_t slice_pitch, void *ptr,
+                                                   cl_uint num_events_in_wait_list,
+                                                   const cl_event *event_wait_list,
+                                                   cl_event *event) {
+  return enqueue_image_rw(__func__, q, image, blocking_read, false, origin, region, row_pitch,
+                          slice_pitch, ptr, num_events_in_wait_list, event_wait_list, event);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue q, cl_mem image,
+                                                    cl_bool blocking_write, const size_t *origin,
+                                                    const size_t *region, size_t input_row_pitch,
+                                                    size_t input_slice_pitch, const void *ptr,
+                                                    cl_uint num_events_in_wait_list,
+                                                    const cl_event *event_wait_list,
+                                                    cl_event *event) {
+  return enqueue_image_rw(__func__, q, image, blocking_write, true, origin, region,
+                          input_row_pitch, input_slice_pitch, ptr, num_events_in_wait_list,
+                          event_wait_list, event);
+}
+
+/* Do two texel boxes of one image meet? */
+static bool boxes_meet(const size_t *a, const size_t *b, const size_t *region) {
+  for (int i = 0; i < 3; i++)
+    if (a[i] + region[i] <= b[i] || b[i] + region[i] <= a[i])
+      return false;
+  return true;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue q, cl_mem src_image,
+                                                   cl_mem dst_image, const size_t *src_origin,
+                                                   const size_t *dst_origin, const size_t *region,
+                                                   cl_uint num_events_in_wait_list,
+                                                   const cl_event *event_wait_list,
+                                                   cl_event *event) {
+  cl_int err = check_queue_mem(__func__, q, src_image, IMAGE);
+  if (err != CL_SUCCESS || (err = check_queue_mem(__func__, q, dst_image, IMAGE)) != CL_SUCCESS)
+    return err;
+  SG_CHECK(src_image->format.image_channel_order == dst_image->format.image_channel_order &&
+               src_image->format.image_channel_data_type ==
+                   dst_image->format.image_channel_data_type,
+           CL_IMAGE_FORMAT_MISMATCH, "the images do not have the same format");
+  size_t sbox[3], dbox[3];
+  struct side src, dst;
+  if ((err = image_side(__func__, src_image, src_origin, region, sbox, &src)) != CL_SUCCESS ||
+      (err = image_side(__func__, dst_image, dst_origin, region, dbox, &dst)) != CL_SUCCESS)
+    return err;
+  SG_CHECK(src_image != dst_image || !boxes_meet(src_origin, dst_origin, region),
+           CL_MEM_COPY_OVERLAP, "the source and destination regions overlap");
+  return submit_box(q, CL_COMMAND_COPY_IMAGE, src_image, dst_image, &dst, &src, sbox,
+                    num_events_in_wait_list, event_wait_list, event, false);
+fail:
+  return err;
+}
+
+/* A buffer side of region's texels from offset: tight rows and slices
+ * (5.3.5); CL_INVALID_VALUE when they leave the buffer. */
+static cl_int buffer_side(const char *api, cl_mem buf, cl_mem image, size_t offset,
+                          const size_t box[3], struct side *s) {
+  cl_int err = CL_SUCCESS;
+  size_t bytes = box[0] * box[1] * box[2];
+  SG_CHECK(in_bounds(offset, bytes, buf->size), CL_INVALID_VALUE,
+           "%s: %zu bytes at offset %zu leave the %zu-byte buffer", api, bytes, offset,
+           buf->size);
+  SG_CHECK(image->parent != buf || image->type != CL_MEM_OBJECT_IMAGE1D_BUFFER,
+           CL_INVALID_MEM_OBJECT, "%s: the image is a 1D image buffer made from the buffer", api);
+  s->at = buf->buf.host + offset;
+  s->pitch[0] = box[0];
+  s->pitch[1] = box[0] * box[1];
+fail:
+  return err;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImageToBuffer(
+    cl_command_queue q, cl_mem src_image, cl_mem dst_buffer, const size_t *src_origin,
+    const size_t *region, size_t dst_offset, cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list, cl_event *event) {
+  cl_int err = check_queue_mem(__func__, q, src_image, IMAGE);
+  if (err != CL_SUCCESS || (err = check_queue_mem(__func__, q, dst_buffer, BUFFER)) != CL_SUCCESS)
+    return err;
+  size_t box[3];
+  struct side src, dst;
+  if ((err = image_side(__func__, src_image, src_origin, region, box, &src)) != CL_SUCCESS ||
+      (err = buffer_side(__func__, dst_buffer, src_image, dst_offset, box, &dst)) != CL_SUCCESS)
+    return err;
+  return submit_box(q, CL_COMMAND_COPY_IMAGE_TO_BUFFER, src_image, dst_buffer, &dst, &src, box,
+                    num_events_in_wait_list, event_wait_list, event, false);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferToImage(
+    cl_command_queue q, cl_mem src_buffer, cl_mem dst_image, size_t src_offset,
+    const size_t *dst_origin, const size_t *region, cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list, cl_event *event) {
+  cl_int err = check_queue_mem(__func__, q, src_buffer, BUFFER);
+  if (err != CL_SUCCESS || (err = check_queue_mem(__func__, q, dst_image, IMAGE)) != CL_SUCCESS)
+    return err;
+  size_t box[3];
+  struct side src, dst;
+  if ((err = image_side(__func__, dst_image, dst_origin, region, box, &dst)) != CL_SUCCESS ||
+      (err = buffer_side(__func__, src_buffer, dst_image, src_offset, box, &src)) != CL_SUCCESS)
+    return err;
+  return submit_box(q, CL_COMMAND_COPY_BUFFER_TO_IMAGE, src_buffer, dst_image, &dst, &src, box,
+                    num_events_in_wait_list, event_wait_list, event, false);
+}
+
+/* fill_color is four floats, ints or uints, as the image's channel type
+ * reads; the texel it makes is converted once, as a kernel's write would. */
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue q, cl_mem image,
+                                                   const void *fill_color, const size_t *origin,
+                                                   const size_t *region,
+                                                   cl_uint num_events_in_wait_list,
+                                                   const cl_event *event_wait_list,
+                                                   cl_event *event) {
+  cl_int err = check_queue_mem(__func__, q, image, IMAGE);
+  if (err != CL_SUCCESS)
+    return err;
+  SG_CHECK(fill_color, CL_INVALID_VALUE, "fill_color is NULL");
+  size_t box[3];
+  struct side dst;
+  if ((err = image_side(__func__, image, origin, region, box, &dst)) != CL_SUCCESS)
+    return err;
+  struct xfer *x = xfer_new(image, NULL);
+  SG_CHECK(x, CL_OUT_OF_HOST_MEMORY, "no memory for the command");
+  memcpy(x->region, box, sizeof x->region);
+  x->dst = dst.at;
+  memcpy(x->dst_pitch, dst.pitch, sizeof x->dst_pitch);
+  x->pattern_size = image->elem_size;
+  sg_image_pack(image, fill_color, x->pattern);
+  return submit(q, CL_COMMAND_FILL_IMAGE, run_fill, x, num_events_in_wait_list, event_wait_list,
+                event, false);
+fail:
+  return err;
+}
+
+CL_API_ENTRY void *CL_API_CALL clEnqueueMapImage(
+    cl_command_queue q, cl_mem image, cl_bool blocking_map, cl_map_flags map_flags,
+    const size_t *origin, const size_t *region, size_t *image_row_pitch, size_t *image_slice_pitch,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event,
+    cl_int *errcode_ret) {
+  cl_int err = check_queue_mem(__func__, q, image, IMAGE);
+  size_t box[3];
+  struct side s;
+  if (err != CL_SUCCESS || (err = image_side(__func__, image, origin, region, box, &s)) != CL_SUCCESS ||
+      (err = check_map_flags(__func__, map_flags)) != CL_SUCCESS)
+    goto fail;
+  bool layered = image->type == CL_MEM_OBJECT_IMAGE1D_ARRAY ||
+                 image->type == CL_MEM_OBJECT_IMAGE2D_ARRAY || image->type == CL_MEM_OBJECT_IMAGE3D;
+  SG_CHECK(image_row_pitch, CL_INVALID_VALUE, "image_row_pitch is NULL");
+  SG_CHECK(!layered || image_slice_pitch, CL_INVALID_VALUE,
+           "image_slice_pitch is NULL for a 3D image or an image array");
+  void *p = enqueue_map(__func__, q, image, CL_COMMAND_MAP_IMAGE, blocking_map, map_flags,
+                        (size_t)(s.at - image->buf.host), num_events_in_wait_list,
+                        event_wait_list, event, errcode_ret);
+  if (p) {
+    *image_row_pitch = image->desc.image_row_pitch;
+    if (image_slice_pitch)
+      *image_slice_pitch = layered ? image->desc.image_slice_pitch : 0;
+  }
+  return p;
+fail:
+  SG_SET_ERR(errcode_ret, err);
+  return NULL;
 }

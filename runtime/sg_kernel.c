@@ -12,7 +12,7 @@ static void kernel_destroy(void *self) {
   cl_kernel k = self;
   for (uint32_t i = 0; i < k->info->num_args; i++)
     if (k->arg_mems[i])
-      sg_release_internal(k->arg_mems[i]);
+      sg_unhold(k->arg_mems[i]);
   free(k->args);
   free(k->values);
   free(k->arg_mems);
@@ -47,7 +47,7 @@ static cl_kernel kernel_new(cl_program p, const struct sg_kernel_info *info) {
   sg_retain_internal(p);
   k->info = info;
   for (uint32_t i = 0; i < n; i++)
-    if (info->args[i].kind == SG_ARG_VALUE)
+    if (info->args[i].kind == SG_ARG_VALUE || info->args[i].kind == SG_ARG_SAMPLER)
       k->args[i].bytes = k->values + info->args[i].offset;
   return k;
 }
@@ -112,15 +112,19 @@ fail:
   return err;
 }
 
-/* Sets argument i of k to mem (NULL: a null pointer), holding it until the
- * argument changes or the kernel goes away. */
+/* Sets argument i of k to mem (NULL: a null pointer). An argument does not
+ * keep its buffer alive (the spec counts only commands): releasing it
+ * deletes it and runs its destructor callbacks at once (CTS
+ * api/retain_mem_object_set_kernel_arg). The kernel holds the allocation
+ * only, so an enqueue can tell a deleted buffer (sg_valid) safely. */
 static void set_mem(cl_kernel k, cl_uint i, cl_mem mem) {
   if (mem)
-    sg_retain_internal(mem);
+    sg_hold(mem);
   if (k->arg_mems[i])
-    sg_release_internal(k->arg_mems[i]);
+    sg_unhold(k->arg_mems[i]);
   k->arg_mems[i] = mem;
   k->args[i].buffer = mem ? &mem->buf : NULL;
+  k->args[i].image = mem && sg_is_image(mem) ? &mem->tex : NULL;
 }
 
 CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret) {
@@ -179,6 +183,49 @@ fail:
   return err;
 }
 
+/* An image: a cl_mem of the kernel's context that is an image of the
+ * declared type, whose flags do not forbid the declared access. */
+static cl_int set_image_arg(cl_kernel k, cl_uint i, size_t size, const void *value) {
+  cl_int err = CL_SUCCESS;
+  const struct sg_kernel_arg *a = &k->info->args[i];
+  SG_CHECK(value, CL_INVALID_MEM_OBJECT, "argument %u is an image: arg_value is NULL", i);
+  SG_CHECK(size == sizeof(cl_mem), CL_INVALID_ARG_SIZE,
+           "argument %u is an image: arg_size must be sizeof(cl_mem), not %zu", i, size);
+  cl_mem mem = *(const cl_mem *)value;
+  SG_CHECK(sg_valid(mem, SG_KIND_MEM), CL_INVALID_MEM_OBJECT,
+           "argument %u (%s) is not a valid memory object", i, a->type_name);
+  SG_CHECK(mem->context == k->program->context, CL_INVALID_CONTEXT,
+           "argument %u: the image belongs to another context", i);
+  SG_CHECK(sg_image_fits_arg(mem, (enum sg_image_type)a->image_type), CL_INVALID_MEM_OBJECT,
+           "argument %u is declared %s: the memory object is %s", i, a->type_name,
+           sg_is_image(mem) ? "an image of another type" : "a buffer");
+  SG_CHECK(!(a->access_qualifier == CL_KERNEL_ARG_ACCESS_READ_ONLY &&
+             (mem->flags & CL_MEM_WRITE_ONLY)),
+           CL_INVALID_ARG_VALUE, "argument %u is read_only: the image is CL_MEM_WRITE_ONLY", i);
+  SG_CHECK(!(a->access_qualifier == CL_KERNEL_ARG_ACCESS_WRITE_ONLY &&
+             (mem->flags & CL_MEM_READ_ONLY)),
+           CL_INVALID_ARG_VALUE, "argument %u is write_only: the image is CL_MEM_READ_ONLY", i);
+  set_mem(k, i, mem);
+fail:
+  return err;
+}
+
+/* A sampler: its word goes to the argument's slot. */
+static cl_int set_sampler_arg(cl_kernel k, cl_uint i, size_t size, const void *value) {
+  cl_int err = CL_SUCCESS;
+  SG_CHECK(value, CL_INVALID_SAMPLER, "argument %u is a sampler: arg_value is NULL", i);
+  SG_CHECK(size == sizeof(cl_sampler), CL_INVALID_ARG_SIZE,
+           "argument %u is a sampler: arg_size must be sizeof(cl_sampler), not %zu", i, size);
+  cl_sampler s = *(const cl_sampler *)value;
+  SG_CHECK(sg_valid(s, SG_KIND_SAMPLER), CL_INVALID_SAMPLER,
+           "argument %u is not a valid sampler", i);
+  SG_CHECK(s->context == k->program->context, CL_INVALID_CONTEXT,
+           "argument %u: the sampler belongs to another context", i);
+  memcpy(k->values + k->info->args[i].offset, &s->word, sizeof s->word);
+fail:
+  return err;
+}
+
 static cl_int set_local_arg(cl_kernel k, cl_uint i, size_t size, const void *value) {
   cl_int err = CL_SUCCESS;
   SG_CHECK(!value, CL_INVALID_ARG_VALUE, "argument %u is __local: arg_value must be NULL", i);
@@ -212,9 +259,8 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_ind
   case SG_ARG_CONSTANT: err = set_buffer_arg(kernel, arg_index, arg_size, arg_value); break;
   case SG_ARG_LOCAL: err = set_local_arg(kernel, arg_index, arg_size, arg_value); break;
   case SG_ARG_VALUE: err = set_value_arg(kernel, arg_index, arg_size, arg_value); break;
-  default: /* such kernels fail to build; a binary may still declare them */
-    SG_CHECK(false, CL_INVALID_ARG_VALUE, "argument %u: images and samplers are not supported",
-             arg_index);
+  case SG_ARG_IMAGE: err = set_image_arg(kernel, arg_index, arg_size, arg_value); break;
+  case SG_ARG_SAMPLER: err = set_sampler_arg(kernel, arg_index, arg_size, arg_value); break;
   }
   if (err == CL_SUCCESS)
     kernel->arg_set[arg_index] = true;
@@ -307,7 +353,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_de
   case CL_KERNEL_LOCAL_MEM_SIZE:
     SG_INFO_VAL(cl_ulong, sg_device_local_mem_size(info, kernel->args));
   case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: SG_INFO_VAL(size_t, dev->config.warp_size);
-  case CL_KERNEL_PRIVATE_MEM_SIZE: SG_INFO_VAL(cl_ulong, info->private_size);
+  case CL_KERNEL_PRIVATE_MEM_SIZE:
+    SG_INFO_VAL(cl_ulong, sg_device_private_size(&dev->config, info));
   case CL_KERNEL_GLOBAL_WORK_SIZE:
     SG_CHECK(false, CL_INVALID_VALUE,
              "CL_KERNEL_GLOBAL_WORK_SIZE is only for custom devices and built-in kernels");

@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* runtime/ memory objects (DESIGN.md 3, 5): buffers and sub-buffers. A
- * buffer is host memory (the application's with CL_MEM_USE_HOST_PTR) bound
- * to a device address; a sub-buffer is a window of its parent's. */
+/* runtime/ memory objects (DESIGN.md 3, 5): buffers and sub-buffers, and
+ * what every memory object shares (flags, queries, release). A buffer is
+ * host memory (the application's with CL_MEM_USE_HOST_PTR) bound to a
+ * device address; a sub-buffer is a window of its parent's. Images are
+ * built on the same object in sg_image.c. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "sg_runtime.h"
 
-#define ACCESS_FLAGS (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
-#define HOST_PTR_FLAGS (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)
-#define HOST_ACCESS_FLAGS (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
+#define ACCESS_FLAGS SG_MEM_ACCESS_FLAGS
+#define HOST_PTR_FLAGS SG_MEM_HOST_PTR_FLAGS
+#define HOST_ACCESS_FLAGS SG_MEM_HOST_ACCESS_FLAGS
 #define BUFFER_FLAGS (ACCESS_FLAGS | HOST_PTR_FLAGS | HOST_ACCESS_FLAGS)
 
 static bool at_most_one(cl_mem_flags f) {
@@ -42,7 +44,7 @@ static void mem_destroy(void *self) {
   sg_object_free(m);
 }
 
-static cl_mem mem_new(cl_context ctx, cl_mem_flags flags, size_t size) {
+cl_mem sg_mem_new(cl_context ctx, cl_mem_flags flags, size_t size) {
   cl_mem m = calloc(1, sizeof *m);
   if (!m)
     return NULL;
@@ -56,6 +58,21 @@ static cl_mem mem_new(cl_context ctx, cl_mem_flags flags, size_t size) {
   m->buf.read_only = (flags & CL_MEM_READ_ONLY) != 0;
   pthread_mutex_init(&m->lock, NULL);
   return m;
+}
+
+cl_int sg_mem_check_flags(cl_mem_flags flags) {
+  cl_int err = CL_SUCCESS;
+  SG_CHECK((flags & ~(cl_mem_flags)BUFFER_FLAGS) == 0, CL_INVALID_VALUE,
+           "unknown flags 0x%llx", (unsigned long long)flags);
+  SG_CHECK(at_most_one(flags & ACCESS_FLAGS), CL_INVALID_VALUE,
+           "more than one of CL_MEM_READ_WRITE, CL_MEM_WRITE_ONLY, CL_MEM_READ_ONLY");
+  SG_CHECK(at_most_one(flags & HOST_ACCESS_FLAGS), CL_INVALID_VALUE,
+           "more than one of CL_MEM_HOST_WRITE_ONLY, CL_MEM_HOST_READ_ONLY, CL_MEM_HOST_NO_ACCESS");
+  SG_CHECK(
+      !((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR))),
+      CL_INVALID_VALUE, "CL_MEM_USE_HOST_PTR with CL_MEM_ALLOC_HOST_PTR or CL_MEM_COPY_HOST_PTR");
+fail:
+  return err;
 }
 
 /* Only the empty list is valid (checked by the caller): SoftGPU knows no
@@ -79,15 +96,8 @@ static cl_mem buffer_create(cl_context ctx, const cl_mem_properties *props, cl_m
   if (props)
     SG_CHECK(props[0] == 0, CL_INVALID_PROPERTY, "unsupported memory property 0x%llx",
              (unsigned long long)props[0]);
-  SG_CHECK((flags & ~(cl_mem_flags)BUFFER_FLAGS) == 0, CL_INVALID_VALUE,
-           "unknown or non-buffer flags 0x%llx", (unsigned long long)flags);
-  SG_CHECK(at_most_one(flags & ACCESS_FLAGS), CL_INVALID_VALUE,
-           "more than one of CL_MEM_READ_WRITE, CL_MEM_WRITE_ONLY, CL_MEM_READ_ONLY");
-  SG_CHECK(at_most_one(flags & HOST_ACCESS_FLAGS), CL_INVALID_VALUE,
-           "more than one of CL_MEM_HOST_WRITE_ONLY, CL_MEM_HOST_READ_ONLY, CL_MEM_HOST_NO_ACCESS");
-  SG_CHECK(
-      !((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR))),
-      CL_INVALID_VALUE, "CL_MEM_USE_HOST_PTR with CL_MEM_ALLOC_HOST_PTR or CL_MEM_COPY_HOST_PTR");
+  if ((err = sg_mem_check_flags(flags)) != CL_SUCCESS)
+    goto fail;
   cl_ulong max = sg_device_max_alloc(ctx->device);
   SG_CHECK(size > 0 && size <= max, CL_INVALID_BUFFER_SIZE,
            "size %zu is 0 or above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu)", size,
@@ -101,7 +111,7 @@ static cl_mem buffer_create(cl_context ctx, const cl_mem_properties *props, cl_m
 
   if (!(flags & ACCESS_FLAGS))
     flags |= CL_MEM_READ_WRITE;
-  m = mem_new(ctx, flags, size);
+  m = sg_mem_new(ctx, flags, size);
   SG_CHECK(m, CL_OUT_OF_HOST_MEMORY, "no memory for the buffer object");
   m->reserved = sg_device_reserve(ctx->device, size);
   SG_CHECK(m->reserved, CL_MEM_OBJECT_ALLOCATION_FAILURE,
@@ -147,12 +157,13 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context ctx,
   return buffer_create(ctx, properties, flags, size, host_ptr, errcode_ret);
 }
 
-/* Flags a sub-buffer may not contradict, and what it inherits (5.2.1). */
-static cl_int sub_buffer_flags(cl_mem parent, cl_mem_flags *flags) {
+/* Flags a sub-buffer or an image made from another object may not
+ * contradict, and what it inherits (5.2.1, 5.3.1). */
+cl_int sg_mem_inherit_flags(cl_mem parent, cl_mem_flags *flags) {
   cl_int err = CL_SUCCESS;
   cl_mem_flags f = *flags, p = parent->flags;
   SG_CHECK((f & ~(cl_mem_flags)(ACCESS_FLAGS | HOST_ACCESS_FLAGS)) == 0, CL_INVALID_VALUE,
-           "flags 0x%llx: sub-buffers take only access and host access flags",
+           "flags 0x%llx: an object made from another takes only access and host access flags",
            (unsigned long long)f);
   SG_CHECK(at_most_one(f & ACCESS_FLAGS) && at_most_one(f & HOST_ACCESS_FLAGS), CL_INVALID_VALUE,
            "conflicting flags 0x%llx", (unsigned long long)f);
@@ -180,9 +191,9 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem parent, cl_mem_flags fl
                                                   const void *buffer_create_info,
                                                   cl_int *errcode_ret) {
   cl_int err = CL_SUCCESS;
-  SG_CHECK(sg_valid(parent, SG_KIND_MEM) && !parent->parent, CL_INVALID_MEM_OBJECT,
-           "buffer is not a valid buffer object or is a sub-buffer");
-  err = sub_buffer_flags(parent, &flags);
+  SG_CHECK(sg_valid(parent, SG_KIND_MEM) && !sg_is_image(parent) && !parent->parent,
+           CL_INVALID_MEM_OBJECT, "buffer is not a valid buffer object or is a sub-buffer");
+  err = sg_mem_inherit_flags(parent, &flags);
   if (err != CL_SUCCESS)
     goto fail;
   SG_CHECK(buffer_create_type == CL_BUFFER_CREATE_TYPE_REGION, CL_INVALID_VALUE,
@@ -195,7 +206,7 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem parent, cl_mem_flags fl
   SG_CHECK(r->origin % SG_MEM_BASE_ADDR_ALIGN == 0, CL_MISALIGNED_SUB_BUFFER_OFFSET,
            "origin %zu is not a multiple of CL_DEVICE_MEM_BASE_ADDR_ALIGN (%d bytes)", r->origin,
            SG_MEM_BASE_ADDR_ALIGN);
-  cl_mem m = mem_new(parent->context, flags, r->size);
+  cl_mem m = sg_mem_new(parent->context, flags, r->size);
   SG_CHECK(m, CL_OUT_OF_HOST_MEMORY, "no memory for the sub-buffer object");
   m->parent = parent;
   sg_retain_internal(parent);
@@ -264,35 +275,6 @@ CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(
   cb->next = m->destructors;
   m->destructors = cb;
   pthread_mutex_unlock(&m->lock);
-fail:
-  return err;
-}
-
-/* Images: CL_DEVICE_IMAGE_SUPPORT is CL_FALSE. The format list is empty and
- * creating an image is CL_INVALID_OPERATION, as the spec asks of such a
- * device; the image-only entry points are stubs in icd/sg_dispatch.c. */
-CL_API_ENTRY cl_int CL_API_CALL clGetSupportedImageFormats(cl_context ctx, cl_mem_flags flags,
-                                                           cl_mem_object_type image_type,
-                                                           cl_uint num_entries,
-                                                           cl_image_format *image_formats,
-                                                           cl_uint *num_image_formats) {
-  (void)flags, (void)image_type;
-  cl_int err = CL_SUCCESS;
-  SG_CHECK(sg_valid(ctx, SG_KIND_CONTEXT), CL_INVALID_CONTEXT, "context is not a valid context");
-  SG_CHECK(!(num_entries == 0 && image_formats), CL_INVALID_VALUE,
-           "num_entries is 0 but image_formats is not NULL");
-  if (num_image_formats)
-    *num_image_formats = 0;
-fail:
-  return err;
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clGetImageInfo(cl_mem image, cl_image_info param_name,
-                                               size_t param_value_size, void *param_value,
-                                               size_t *param_value_size_ret) {
-  (void)param_name, (void)param_value_size, (void)param_value, (void)param_value_size_ret;
-  cl_int err = CL_SUCCESS;
-  SG_CHECK(false, CL_INVALID_MEM_OBJECT, "image: SoftGPU has no image objects (%p)", (void *)image);
 fail:
   return err;
 }

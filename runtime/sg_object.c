@@ -18,6 +18,7 @@ void sg_object_init(void *o, enum sg_kind kind, void (*destroy)(void *self)) {
   h->obj.magic = SG_MAGIC;
   atomic_init(&h->obj.refcount, 1);
   atomic_init(&h->obj.internal, 1);
+  atomic_init(&h->obj.holds, 1);
   h->obj.destroy = destroy;
 }
 
@@ -65,11 +66,25 @@ static pthread_mutex_t quarantine_lock = PTHREAD_MUTEX_INITIALIZER;
 static void *quarantine[SG_QUARANTINE];
 static unsigned quarantine_next;
 
-void sg_object_free(void *o) {
+void sg_hold(void *o) {
+  struct sg_head *h = o;
+  atomic_fetch_add(&h->obj.holds, 1);
+}
+
+/* The object's own hold is dropped by sg_object_free: whichever of it and
+ * the holders goes last frees the allocation. */
+void sg_unhold(void *o) {
+  struct sg_head *h = o;
+  if (atomic_fetch_sub(&h->obj.holds, 1) != 1)
+    return;
   pthread_mutex_lock(&quarantine_lock);
   void *oldest = quarantine[quarantine_next];
   quarantine[quarantine_next] = o;
   quarantine_next = (quarantine_next + 1) % SG_QUARANTINE;
   pthread_mutex_unlock(&quarantine_lock);
   free(oldest);
+}
+
+void sg_object_free(void *o) {
+  sg_unhold(o);
 }

@@ -4,6 +4,10 @@
  * sg_compile_object, sg_link and sg_program_load, and the Get*Info queries.
  * A context has one device, so a program has one binary, one build status
  * and one log. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* asprintf */
+#endif
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,6 +122,15 @@ static void end_build(cl_program p, bool ok, const char *options, char *log,
   pthread_mutex_unlock(&p->lock);
 }
 
+/* The build log of a program whose executable is img: what loading it had
+ * to say (line tables ignored), else empty. */
+static char *load_log(const struct sg_program_image *img) {
+  char *log = NULL;
+  if (img && img->load_warning[0] && asprintf(&log, "warning: %s\n", img->load_warning) >= 0)
+    return log;
+  return dup_str("");
+}
+
 /* The binary type of a binary of that kind. */
 static cl_program_binary_type binary_type_of(enum sg_binary_kind kind) {
   switch (kind) {
@@ -165,6 +178,14 @@ static cl_int publish(cl_program p, enum sg_status st, struct sg_build_result *r
     st = load_binary(res->binary, res->binary_size, &type, &image, msg, sizeof msg);
     if (st == SG_OK && (st = check_device(p->context, image, msg, sizeof msg)) != SG_OK)
       what = "error: "; /* the source asks for more than the device has */
+    if (st == SG_OK && image && image->load_warning[0]) {
+      char *warning = load_log(image), *log = NULL;
+      if (warning && asprintf(&log, "%s%s", res->log, warning) >= 0) {
+        free(res->log);
+        res->log = log;
+      }
+      free(warning);
+    }
     if (st != SG_OK) {
       /* A binary the compiler just made must load; say so in the log. */
       size_t n = strlen(res->log);
@@ -277,6 +298,8 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
   p->binary_size = lengths[0];
   p->binary_type = type;
   p->image = image;
+  free(p->log);
+  p->log = load_log(image);
   SG_SET_ERR(errcode_ret, CL_SUCCESS);
   return p;
 fail:
@@ -406,12 +429,13 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_d
     free(program->options);
     program->options = dup_str(options);
     free(program->log);
-    program->log = dup_str("");
+    program->log = load_log(program->image);
     program->build_status = CL_BUILD_SUCCESS;
     pthread_mutex_unlock(&program->lock);
   } else {
-    struct sg_build_request req = {program->source, options, NULL, 0,
-                                   program->context->device->config.stack_per_lane};
+    /* A kernel may need up to the whole stack window per work-item (a
+     * work-group of one); whether a launch fits is the enqueue's question. */
+    struct sg_build_request req = {program->source, options, NULL, 0, SG_STACK_WINDOW};
     struct sg_build_result res;
     enum sg_status st = sg_build(&req, &res);
     err = publish(program, st, &res, options, CL_INVALID_BUILD_OPTIONS, CL_BUILD_PROGRAM_FAILURE);
@@ -471,7 +495,7 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(
   if ((err = begin_build(program)) != CL_SUCCESS)
     goto fail;
   struct sg_build_request req = {program->source, options, headers, num_input_headers,
-                                 program->context->device->config.stack_per_lane};
+                                 SG_STACK_WINDOW};
   struct sg_build_result res;
   enum sg_status st = sg_compile_object(&req, &res);
   err =
@@ -557,8 +581,7 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint nu
     goto fail;
   p = program_new(context, SG_PROGRAM_LINKED);
   SG_CHECK(p, CL_OUT_OF_HOST_MEMORY, "no memory");
-  struct sg_link_request req = {options, inputs, num_input_programs,
-                                context->device->config.stack_per_lane};
+  struct sg_link_request req = {options, inputs, num_input_programs, SG_STACK_WINDOW};
   enum sg_status st = sg_link(&req, &res);
   SG_CHECK(st != SG_EOPTIONS, CL_INVALID_LINKER_OPTIONS, "%s", res.log);
   err = publish(p, st, &res, options, CL_INVALID_LINKER_OPTIONS, CL_LINK_PROGRAM_FAILURE);

@@ -40,6 +40,7 @@ struct sg_object {
   uint32_t magic;
   atomic_uint refcount;      /* the application's references */
   atomic_uint internal;      /* references held by SoftGPU itself (commands, children) */
+  atomic_uint holds;         /* keep the allocation, not the object (1 for the object itself) */
   void (*destroy)(void *self);
 };
 
@@ -59,8 +60,14 @@ void sg_retain_internal(void *o);
 void sg_release_internal(void *o);
 /* Frees a destroyed object's own allocation (its destroy function's last
  * step), through a bounded quarantine that keeps released handles
- * detectably invalid for a while. */
+ * detectably invalid for a while; not before the last hold is dropped. */
 void sg_object_free(void *o);
+/* A hold keeps an object's allocation, not the object: it is destroyed as
+ * if the hold did not exist, and the holder tells that from sg_valid (the
+ * cleared magic) instead of reading freed memory. For what the spec says
+ * does not keep an object alive (a kernel's buffer arguments). */
+void sg_hold(void *o);
+void sg_unhold(void *o);
 
 /* ---- Errors ------------------------------------------------------------ */
 
@@ -141,7 +148,7 @@ struct sg_destructor_cb {
 struct _cl_mem {
   SG_OBJECT_HEAD;
   cl_context context;
-  cl_mem_object_type type;     /* CL_MEM_OBJECT_BUFFER */
+  cl_mem_object_type type;     /* CL_MEM_OBJECT_BUFFER or an image type */
   cl_mem_flags flags;
   size_t size;
   void *host_ptr;              /* CL_MEM_USE_HOST_PTR pointer, else NULL */
@@ -155,7 +162,61 @@ struct _cl_mem {
   cl_mem_properties *properties; /* clCreateBufferWithProperties copy, else NULL */
   size_t num_properties;         /* entries incl. the terminator */
   struct sg_mapping *mappings;   /* outstanding maps (under lock); map_count counts them */
+  /* Images (sg_image.c): parent is the buffer or image given as mem_object.
+   * The texels are buf.host with the pitches of desc (resolved: never 0
+   * where the geometry uses them); tex is the texture unit's descriptor
+   * of the image, with its device address. */
+  cl_image_format format;
+  cl_image_desc desc;
+  size_t elem_size;
+  struct sg_tex_desc tex;
 };
+
+/* Helpers shared by buffers and images (sg_mem.c). A new memory object of
+ * ctx (application reference 1, context retained), NULL when out of
+ * memory. */
+cl_mem sg_mem_new(cl_context ctx, cl_mem_flags flags, size_t size);
+/* The flags of a memory object made from parent (a sub-buffer, an image
+ * from a buffer or an image): only access and host access flags may be
+ * given, none may contradict parent's; those not given are inherited, and
+ * the host pointer flags always are (CL_INVALID_VALUE). */
+cl_int sg_mem_inherit_flags(cl_mem parent, cl_mem_flags *flags);
+/* Access, host pointer and host access flags alone, at most one of each
+ * exclusive group (CL_INVALID_VALUE). */
+cl_int sg_mem_check_flags(cl_mem_flags flags);
+#define SG_MEM_ACCESS_FLAGS (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
+#define SG_MEM_HOST_PTR_FLAGS (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)
+#define SG_MEM_HOST_ACCESS_FLAGS \
+  (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
+
+/* Images (sg_image.c). */
+static inline bool sg_is_image(cl_mem m) { return m->type != CL_MEM_OBJECT_BUFFER; }
+/* CL_DEVICE_IMAGE2D_MAX_WIDTH, ..._MAX_BUFFER_SIZE, ..._MAX_ARRAY_SIZE:
+ * the image size limit `what` of dev. */
+size_t sg_device_image_limit(cl_device_id dev, cl_device_info what);
+/* CL_DEVICE_IMAGE_PITCH_ALIGNMENT and CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT
+ * (texels): the texture unit addresses any texel, so images made from
+ * buffers need no more than whole texels. */
+#define SG_IMAGE_PITCH_ALIGNMENT 1
+#define SG_IMAGE_BASE_ADDRESS_ALIGNMENT 1
+/* Kernel argument limits (CL_DEVICE_MAX_*_IMAGE_ARGS, CL_DEVICE_MAX_SAMPLERS):
+ * the spec's minimums, which the parameter block holds with ease. */
+#define SG_MAX_READ_IMAGE_ARGS 128
+#define SG_MAX_WRITE_IMAGE_ARGS 64
+#define SG_MAX_READ_WRITE_IMAGE_ARGS 64
+#define SG_MAX_SAMPLERS 16
+/* Does image m fit a kernel argument of image type t (sg_compiler.h)? */
+bool sg_image_fits_arg(cl_mem m, enum sg_image_type t);
+/* The box of image m at origin with region (in texels; the API's
+ * meaning of each component per image type), checked against the image
+ * (CL_INVALID_VALUE naming api): *offset is its first byte in the image's
+ * storage, bytes[3] its bytes per row, rows and slices, pitch[2] the
+ * image's row and slice pitches. */
+cl_int sg_image_box(const char *api, cl_mem m, const size_t *origin, const size_t *region,
+                    size_t *offset, size_t bytes[3], size_t pitch[2]);
+/* One texel of m's format holding color (4 floats, ints or uints as the
+ * format's class reads them: clEnqueueFillImage's fill_color). */
+void sg_image_pack(cl_mem m, const void *color, uint8_t *texel);
 
 /* One clEnqueueMapBuffer not yet unmapped: unmapping needs the exact pointer. */
 struct sg_mapping {
@@ -319,6 +380,12 @@ struct sg_trace_out *sg_trace_file(const struct sg_config *cfg);
 struct _cl_sampler {
   SG_OBJECT_HEAD;
   cl_context context;
+  cl_bool normalized;
+  cl_addressing_mode addressing;
+  cl_filter_mode filter;
+  uint64_t word;                      /* the texture unit's sampler word */
+  cl_sampler_properties *properties;  /* clCreateSamplerWithProperties copy, else NULL */
+  size_t num_properties;              /* entries incl. the terminator */
 };
 
 /* ---- Shared helpers ---------------------------------------------------- */

@@ -42,7 +42,7 @@ enum sg_status sg_core_create(const struct sg_sim_config *cfg, uint32_t id,
                               struct sg_core **out) {
   *out = NULL;
   if (!cfg || cfg->warp_size < 1 || cfg->warp_size > SG_MAX_WARP_SIZE ||
-      !sg_reconv_policy_ops(cfg->reconv))
+      !sg_reconv_policy_ops(cfg->reconv) || (unsigned)cfg->engine >= SG_NUM_ENGINES)
     return SG_EINVAL;
   struct sg_core *c = calloc(1, sizeof(*c));
   if (!c)
@@ -112,16 +112,20 @@ static void warp_init(struct sg_core *c, struct sg_warp *w, struct sg_cta_slot *
    * rows the code names is what makes every CTA start alike) */
   const struct sg_cta_desc *d = cs->desc;
   unsigned ws = c->cfg.warp_size;
-  /* Only registers the code names can be read: zeroing all 64 rows of every
+  /* Only registers some path from the entry reads before writing them can
+   * be read uninitialised (sg_code_live_in): zeroing all 64 rows of every
    * warp would cost more than running a short kernel. */
-  for (uint64_t m = c->code->x_used; m; m &= m - 1)
+  for (uint64_t m = c->zero_x; m; m &= m - 1)
     memset(w->x[__builtin_ctzll(m)], 0, ws * sizeof(uint64_t));
-  for (uint64_t m = c->code->f_used; m; m &= m - 1)
+  for (uint64_t m = c->zero_f; m; m &= m - 1)
     memset(w->f[__builtin_ctzll(m)], 0, ws * sizeof(uint64_t));
-  memset(w->fcsr, 0, sizeof(w->fcsr));
+  memset(w->fcsr, 0, ws * sizeof(w->fcsr[0]));
+  /* sp: the top of the lane's stack slot (thread t's slot ends at
+   * stack_base + (t + 1) * stack_size); a0: the parameter block. */
+  uint64_t sp = d->stack_base + (uint64_t)(id * ws + 1) * d->stack_size;
   for (unsigned l = 0; l < ws; l++) {
-    w->x[2][l] = d->stack_base + (uint64_t)(id * ws + l + 1) * d->stack_size; /* sp */
-    w->x[10][l] = d->params_addr;                                            /* a0 */
+    w->x[2][l] = sp + (uint64_t)l * d->stack_size;
+    w->x[10][l] = d->params_addr;
   }
   w->lr_valid = 0;
   w->lanes = d->init_mask[id] & (ws == 64 ? ~0ull : (1ull << ws) - 1);
@@ -135,7 +139,8 @@ static void warp_init(struct sg_core *c, struct sg_warp *w, struct sg_cta_slot *
 
 static void fill(struct sg_core *c, const struct sg_warp *w, struct sg_fault *f,
                  enum sg_fault_kind kind, uint64_t pc, unsigned lane, uint64_t addr,
-                 uint32_t size, const char *fmt, va_list ap) {
+                 uint32_t size, const struct sg_fault_other *other, const char *fmt,
+                 va_list ap) {
   unsigned ws = c->cfg.warp_size;
   const struct sg_cta_desc *d = w->cta->desc;
   if (lane >= ws) { /* not lane-specific: name the lowest live lane */
@@ -154,6 +159,7 @@ static void fill(struct sg_core *c, const struct sg_warp *w, struct sg_fault *f,
   f->tid[0] = t % d->ntid[0];
   f->tid[1] = t / d->ntid[0] % d->ntid[1];
   f->tid[2] = t / d->ntid[0] / d->ntid[1];
+  f->other = other ? *other : (struct sg_fault_other){0};
   vsnprintf(f->what, sizeof(f->what), fmt, ap);
 }
 
@@ -161,8 +167,34 @@ void sg_core_fault(struct sg_core *c, const struct sg_warp *w, enum sg_fault_kin
                    uint64_t pc, unsigned lane, uint64_t addr, uint32_t size, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  fill(c, w, c->fault, kind, pc, lane, addr, size, fmt, ap);
+  fill(c, w, c->fault, kind, pc, lane, addr, size, NULL, fmt, ap);
   va_end(ap);
+}
+
+/* sg_core_report, with the other access of a pair (NULL: none). */
+static bool report(struct sg_core *c, const struct sg_warp *w, enum sg_fault_kind kind,
+                   uint64_t pc, unsigned lane, uint64_t addr, uint32_t size,
+                   const struct sg_fault_other *other, const char *fmt, va_list ap) {
+  const struct sg_cta_slot *cs = w->cta;
+  bool go_on = c->findings && !c->cfg.strict && !sg_fault_fatal(kind);
+  struct sg_finding_site *s =
+      go_on ? sg_findings_site(c->findings, kind, pc, other ? other->pc : 0) : NULL;
+  uint32_t t = w->id * c->cfg.warp_size + (lane < c->cfg.warp_size ? lane : 0);
+  if (!go_on) {
+    fill(c, w, c->fault, kind, pc, lane, addr, size, other, fmt, ap);
+  } else if (!s) {
+    c->findings->lost++;
+  } else {
+    /* Described once, for the site's first work-item: formatting every
+     * occurrence of a kernel that faults a million times would dominate. */
+    if (cs->index < s->cta || (cs->index == s->cta && t < s->first.thread)) {
+      fill(c, w, &s->first, kind, pc, lane, addr, size, other, fmt, ap);
+      s->cta = cs->index;
+      memcpy(s->ctaid, cs->desc->ctaid, sizeof s->ctaid);
+    }
+    s->count++;
+  }
+  return go_on;
 }
 
 bool sg_core_report(struct sg_core *c, const struct sg_warp *w, enum sg_fault_kind kind,
@@ -170,41 +202,41 @@ bool sg_core_report(struct sg_core *c, const struct sg_warp *w, enum sg_fault_ki
                     ...) {
   va_list ap;
   va_start(ap, fmt);
-  const struct sg_cta_slot *cs = w->cta;
-  bool go_on = c->findings && !c->cfg.strict && !sg_fault_fatal(kind);
-  struct sg_finding_site *s = go_on ? sg_findings_site(c->findings, kind, pc) : NULL;
-  uint32_t t = w->id * c->cfg.warp_size + (lane < c->cfg.warp_size ? lane : 0);
-  if (!go_on) {
-    fill(c, w, c->fault, kind, pc, lane, addr, size, fmt, ap);
-  } else if (!s) {
-    c->findings->lost++;
-  } else {
-    /* Described once, for the site's first work-item: formatting every
-     * occurrence of a kernel that faults a million times would dominate. */
-    if (cs->index < s->cta || (cs->index == s->cta && t < s->first.thread)) {
-      fill(c, w, &s->first, kind, pc, lane, addr, size, fmt, ap);
-      s->cta = cs->index;
-      memcpy(s->ctaid, cs->desc->ctaid, sizeof s->ctaid);
-    }
-    s->count++;
-  }
+  bool go_on = report(c, w, kind, pc, lane, addr, size, NULL, fmt, ap);
   va_end(ap);
+  return go_on;
+}
+
+/* A consumer's finding: reported for warp `warp` of the resident CTA, and
+ * the CTA stops after the current instruction when it cannot go on. */
+static bool consumer_report(struct sg_core *c, uint32_t warp, unsigned lane, uint64_t pc,
+                            const struct sg_fault_other *other, enum sg_fault_kind kind,
+                            uint64_t addr, uint32_t size, const char *fmt, va_list ap) {
+  const struct sg_cta_slot *cs = c->cur;
+  if (c->stopped || !cs || warp >= cs->num_warps)
+    return !c->stopped;
+  bool go_on = report(c, c->warps[cs->first_warp + warp], kind, pc, lane, addr, size, other,
+                      fmt, ap);
+  c->stopped = !go_on;
   return go_on;
 }
 
 bool sg_core_finding(struct sg_core *c, uint32_t warp, unsigned lane, uint64_t pc,
                      enum sg_fault_kind kind, uint64_t addr, uint32_t size, const char *fmt, ...) {
-  const struct sg_cta_slot *cs = c->cur;
-  if (c->stopped || !cs || warp >= cs->num_warps)
-    return !c->stopped;
-  char what[sizeof c->fault->what];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(what, sizeof what, fmt, ap);
+  bool go_on = consumer_report(c, warp, lane, pc, NULL, kind, addr, size, fmt, ap);
   va_end(ap);
-  bool go_on = sg_core_report(c, c->warps[cs->first_warp + warp], kind, pc, lane, addr, size,
-                              "%s", what);
-  c->stopped = !go_on;
+  return go_on;
+}
+
+bool sg_core_finding_pair(struct sg_core *c, uint32_t warp, unsigned lane, uint64_t pc,
+                          const struct sg_fault_other *other, enum sg_fault_kind kind,
+                          uint64_t addr, uint32_t size, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  bool go_on = consumer_report(c, warp, lane, pc, other, kind, addr, size, fmt, ap);
+  va_end(ap);
   return go_on;
 }
 
@@ -344,6 +376,10 @@ void sg_core_bind(struct sg_core *c, const struct sg_code *code, struct sg_findi
 static void cta_start(struct sg_core *c, uint32_t s, const struct sg_cta_desc *cta,
                       const struct sg_memmap *mem, uint32_t first) {
   static const struct sg_region none;
+  sg_code_live_in(c->code, cta->entry_pc, &c->zero_x, &c->zero_f);
+  c->zero_x &= ~(1ull << 2 | 1ull << 10); /* sp and a0 are set in warp_init */
+  c->jit = c->cfg.engine == SG_ENGINE_JIT && !c->nhooks ? sg_jit_entries(c, c->code, cta->entry_pc)
+                                                         : NULL;
   struct sg_cta_slot *cs = &c->ctas[s];
   *cs = (struct sg_cta_slot){
       .desc = cta,
@@ -361,7 +397,7 @@ static void cta_start(struct sg_core *c, uint32_t s, const struct sg_cta_desc *c
   if (c->nhooks)
     sg_core_emit(c, cs, NULL,
                  (struct sg_event){.kind = SG_EV_CTA_START, .time = time_of(c, cs),
-                                   .arg = cta->num_warps});
+                                   .arg = cta->num_warps, .desc = cta});
 }
 
 enum sg_status sg_core_run_cta(struct sg_core *c, const struct sg_code *code,
@@ -381,9 +417,11 @@ enum sg_status sg_core_run_cta(struct sg_core *c, const struct sg_code *code,
   fesetround(FE_TONEAREST);
   s = run(c, cs);
   fesetenv(&host_env);
+  if (c->cfg.engine == SG_ENGINE_JIT && !c->jit && !c->nhooks)
+    sg_jit_ran(code, cta->entry_pc, cs->insns); /* toward translating it */
   if (c->nhooks)
     sg_core_emit(c, cs, NULL,
-                 (struct sg_event){.kind = SG_EV_CTA_END, .time = time_of(c, cs)});
+                 (struct sg_event){.kind = SG_EV_CTA_END, .time = time_of(c, cs), .arg = s != SG_OK});
   cs->desc = NULL;
   return c->stopped ? SG_EFAULT : s;
 }

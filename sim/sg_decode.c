@@ -33,7 +33,7 @@ bool sg_op_writes_x(enum sg_op op) {
   switch (sg_op_fmt(op)) {
   case SG_FMT_R: case SG_FMT_I: case SG_FMT_SH: case SG_FMT_L: case SG_FMT_U:
   case SG_FMT_J: case SG_FMT_FX: case SG_FMT_FC: case SG_FMT_A: case SG_FMT_LR:
-  case SG_FMT_CSR: case SG_FMT_CSRI: case SG_FMT_X2:
+  case SG_FMT_CSR: case SG_FMT_CSRI: case SG_FMT_X2: case SG_FMT_TX:
     return true;
   default:
     return false;
@@ -46,6 +46,24 @@ const char *sg_sfu_name(unsigned fn) {
 #include "sg_sfu.def"
 #undef SG_SFU
   default: return NULL;
+  }
+}
+
+const char *sg_mark_name(unsigned kind) {
+  switch (kind) {
+#define SG_MARK(name, num, role, args) case num: return #name;
+#include "sg_mark.def"
+#undef SG_MARK
+  default: return NULL;
+  }
+}
+
+enum sg_mark_role sg_mark_role(unsigned kind) {
+  switch (kind) {
+#define SG_MARK(name, num, role, args) case num: return SG_MARK_##role;
+#include "sg_mark.def"
+#undef SG_MARK
+  default: return SG_MARK_NONE;
   }
 }
 
@@ -100,13 +118,22 @@ void sg_decode(uint32_t w, struct sg_uop *u) {
   /* custom-0 is only as large as sg_sfu.def */
   if ((op == SG_OP_SFU_S || op == SG_OP_SFU_D) && !sg_sfu_name(f7))
     op = SG_OP_ILLEGAL;
+  /* sg.mark only as large as sg_mark.def */
+  if (op == SG_OP_SG_MARK && !sg_mark_name(f7))
+    op = SG_OP_ILLEGAL;
+  /* texture instructions: funct2 names a kind, rd and rs2 an even pair */
+  bool tex = insns[op].unit == SG_UNIT_TEX;
+  if (tex && ((f7 & 3) > SG_TEX_KIND_UINT || !sg_pair_reg(w >> 7 & 31) || !sg_pair_reg(w >> 20 & 31)))
+    op = SG_OP_ILLEGAL;
   enum sg_fmt fmt = insns[op].fmt;
   u->op = op;
   u->rd = w >> 7 & 31;
   u->rs1 = w >> 15 & 31;
   u->rs2 = w >> 20 & 31;
   u->rs3 = w >> 27;
-  u->rm = (fmt == SG_FMT_SFU || insns[op].unit == SG_UNIT_SIMT) ? f7 : (w >> 12 & 7);
+  u->rm = (fmt == SG_FMT_SFU || insns[op].unit == SG_UNIT_SIMT) ? f7
+           : tex && op != SG_OP_ILLEGAL                           ? (f7 & 3)
+                                                                  : (w >> 12 & 7);
   u->imm = decode_imm(fmt, w);
   u->raw = w;
 }
@@ -139,6 +166,116 @@ static bool reads_fflags(const struct sg_uop *u) {
          (u->imm == SG_CSR_FFLAGS || u->imm == SG_CSR_FCSR);
 }
 
+/* ---- Registers live at an instruction ----------------------------------- */
+
+/* Registers an instruction reads and writes, by bank (x: bits 0-32 with the
+ * x0 sink, f: bits 0-31), from its operand layout. */
+static void uop_regs(const struct sg_uop *u, uint64_t *rx, uint64_t *rf, uint64_t *wx,
+                     uint64_t *wf) {
+  uint64_t s1 = 1ull << u->rs1, s2 = 1ull << u->rs2, s3 = 1ull << (u->rs3 & 31),
+           d = 1ull << u->rd;
+  *rx = *rf = *wx = *wf = 0;
+  switch (sg_op_fmt(u->op)) {
+  case SG_FMT_R: case SG_FMT_A: *rx = s1 | s2; *wx = d; break;
+  case SG_FMT_I: case SG_FMT_SH: case SG_FMT_L: case SG_FMT_LR: case SG_FMT_CSR:
+  case SG_FMT_X2: *rx = s1; *wx = d; break;
+  case SG_FMT_S: case SG_FMT_B: *rx = s1 | s2; break;
+  case SG_FMT_U: case SG_FMT_J: case SG_FMT_CSRI: *wx = d; break;
+  case SG_FMT_FL: *rx = s1; *wf = d; break;
+  case SG_FMT_FS: *rx = s1; *rf = s2; break;
+  case SG_FMT_R4: *rf = s1 | s2 | s3; *wf = d; break;
+  case SG_FMT_FR: case SG_FMT_SFU: *rf = s1 | s2; *wf = d; break;
+  case SG_FMT_F1: *rf = s1; *wf = d; break;
+  case SG_FMT_FX: *rf = s1; *wx = d; break;
+  case SG_FMT_XF: *rx = s1; *wf = d; break;
+  case SG_FMT_FC: *rf = s1 | s2; *wx = d; break;
+  case SG_FMT_X1: *rx = s1; break;
+  case SG_FMT_FENCE: case SG_FMT_N: break;
+  case SG_FMT_MARK: *rx = s1 | s2; break;
+  /* texture instructions move register pairs; samples also read a sampler */
+  case SG_FMT_TX:
+    *rx = s1 | s2 | s2 << 1 | (u->op == SG_OP_TEX_SAMPLE || u->op == SG_OP_TEX_SAMPLEI ? s3 : 0);
+    *wx = d | d << 1;
+    break;
+  case SG_FMT_TXS: *rx = s1 | s2 | s2 << 1 | d | d << 1; break;
+  }
+}
+
+/* Backward liveness over the whole code, per work-item: a register is live
+ * at an instruction when some path from there reads it before writing it.
+ * A warp only needs the registers live at its entry zeroed (the others are
+ * written before any lane reads them), which saves most of the per-warp
+ * set-up of short kernels. Returns and unknown jump targets are handled
+ * conservatively: a return continues at every call's return address, an
+ * indirect jump or call anywhere makes every register live. */
+static bool compute_liveness(struct sg_code *c) {
+  const uint64_t all = ~0ull;
+  size_t n = c->n;
+  c->live = calloc(n ? n : 1, sizeof *c->live);
+  if (!c->live)
+    return false;
+  bool changed = true;
+  uint64_t ret_x = 0, ret_f = 0; /* live at the return address of some call */
+  while (changed) {
+    changed = false;
+    uint64_t nret_x = 0, nret_f = 0;
+    for (size_t i = n; i-- > 0;) {
+      const struct sg_uop *u = &c->uops[i];
+      uint64_t pc = c->base + 4 * i, ox = 0, of = 0;
+#define SUCC(t)                                              \
+  do {                                                       \
+    if (in_code(c, (t))) {                                   \
+      ox |= c->live[((t) - c->base) / 4][0];                 \
+      of |= c->live[((t) - c->base) / 4][1];                 \
+    } else {                                                 \
+      ox = of = all;                                         \
+    }                                                        \
+  } while (0)
+      switch (sg_uop_flow(u)) {
+      case SG_FLOW_NEXT: SUCC(pc + 4); break;
+      case SG_FLOW_BRANCH: SUCC(pc + 4); SUCC(pc + (uint64_t)u->imm); break;
+      case SG_FLOW_JUMP: SUCC(pc + (uint64_t)u->imm); break;
+      case SG_FLOW_CALL:
+        if (u->op == SG_OP_JAL)
+          SUCC(pc + (uint64_t)u->imm);
+        else
+          ox = of = all;
+        if (in_code(c, pc + 4))
+          nret_x |= c->live[i + 1][0], nret_f |= c->live[i + 1][1];
+        break;
+      case SG_FLOW_RETURN: ox = ret_x, of = ret_f; break;
+      case SG_FLOW_LEAVE: ox = of = all; break;
+      case SG_FLOW_EXIT: break;
+      }
+#undef SUCC
+      uint64_t rx, rf, wx, wf;
+      uop_regs(u, &rx, &rf, &wx, &wf);
+      uint64_t lx = (ox & ~wx) | rx, lf = (of & ~wf) | rf;
+      if ((lx | c->live[i][0]) != c->live[i][0] || (lf | c->live[i][1]) != c->live[i][1]) {
+        c->live[i][0] |= lx;
+        c->live[i][1] |= lf;
+        changed = true;
+      }
+    }
+    if ((nret_x | ret_x) != ret_x || (nret_f | ret_f) != ret_f) {
+      ret_x |= nret_x, ret_f |= nret_f;
+      changed = true;
+    }
+  }
+  return true;
+}
+
+void sg_code_live_in(const struct sg_code *c, uint64_t pc, uint64_t *x, uint64_t *f) {
+  if (in_code(c, pc)) {
+    *x = c->live[(pc - c->base) / 4][0];
+    *f = c->live[(pc - c->base) / 4][1];
+  } else {
+    *x = c->x_used, *f = c->f_used;
+  }
+  *x &= (1ull << SG_NXREGS) - 1; /* "every register" is all ones */
+  *f &= 0xffffffffull;
+}
+
 enum sg_status sg_code_create(const uint32_t *words, size_t nwords, uint64_t base,
                               const struct sg_reconv *table, size_t ntable,
                               struct sg_code **out) {
@@ -150,6 +287,10 @@ enum sg_status sg_code_create(const uint32_t *words, size_t nwords, uint64_t bas
     return SG_ENOMEM;
   c->base = base;
   c->n = nwords;
+  if (sg_jit_create(&c->jit) != SG_OK) {
+    free(c);
+    return SG_ENOMEM;
+  }
   c->uops = malloc((nwords ? nwords : 1) * sizeof(*c->uops));
   c->reconv = malloc((nwords ? nwords : 1) * sizeof(*c->reconv));
   if (!c->uops || !c->reconv) {
@@ -161,6 +302,8 @@ enum sg_status sg_code_create(const uint32_t *words, size_t nwords, uint64_t bas
     sg_decode(words[i], u);
     c->track_fflags |= reads_fflags(u);
     uint64_t regs = 1ull << u->rd | 1ull << u->rs1 | 1ull << u->rs2 | 1ull << (u->rs3 & 31);
+    if (sg_op_unit(u->op) == SG_UNIT_TEX) /* the second registers of its pairs */
+      regs |= 1ull << (u->rd + 1) | 1ull << (u->rs2 + 1);
     c->x_used |= regs;
     c->f_used |= regs;
     if (u->rd == 0 && sg_op_writes_x(u->op))
@@ -175,6 +318,10 @@ enum sg_status sg_code_create(const uint32_t *words, size_t nwords, uint64_t bas
       return SG_EBINARY;
     }
     c->reconv[(r->branch_pc - base) / 4] = r->reconv_pc;
+  }
+  if (!compute_liveness(c)) {
+    sg_code_destroy(c);
+    return SG_ENOMEM;
   }
   /* Paths that would rejoin only to execute sg.exit (a kernel's early
    * return, inlined into its entry wrapper) do not wait for each other:
@@ -192,6 +339,8 @@ enum sg_status sg_code_create(const uint32_t *words, size_t nwords, uint64_t bas
 void sg_code_destroy(struct sg_code *c) {
   if (!c)
     return;
+  sg_jit_destroy(c->jit);
+  free(c->live);
   free(c->uops);
   free(c->reconv);
   free(c);

@@ -92,8 +92,16 @@ const char *sg_disasm(const struct sg_uop *u, uint64_t pc, char *buf, size_t len
     else
       n = snprintf(buf, len, "sg.%s.%c %s, %s", tmp, u->op == SG_OP_SFU_D ? 'd' : 's', fd, f1);
     break;
+  case SG_FMT_TX: case SG_FMT_TXS: {
+    static const char kinds[3] = {'f', 'i', 'u'};
+    n = snprintf(buf, len, "%s.%c %s, %s, %s", m, kinds[u->rm % 3], rd, r1, r2);
+    if ((u->op == SG_OP_TEX_SAMPLE || u->op == SG_OP_TEX_SAMPLEI) && n > 0 && (size_t)n < len)
+      n += snprintf(buf + n, len - (size_t)n, ", %s", xname[u->rs3]); /* the sampler */
+    break;
+  }
   case SG_FMT_X1: n = snprintf(buf, len, "%s %s", m, r1); break;
   case SG_FMT_X2: n = snprintf(buf, len, "%s %s, %s", m, rd, r1); break;
+  case SG_FMT_MARK: n = snprintf(buf, len, "%s %s, %s, %s", m, sg_mark_name(u->rm), r1, r2); break;
   case SG_FMT_N: default:
     n = u->op == SG_OP_ILLEGAL ? snprintf(buf, len, "illegal 0x%08x", u->raw) : snprintf(buf, len, "%s", m);
     break;

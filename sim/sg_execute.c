@@ -89,7 +89,7 @@ static void locate(const struct sg_cta_slot *cs, uint64_t a, char *buf, size_t l
   if (a < 0x1000)
     snprintf(buf, len, " (the null page)");
   else if (r->size && a >= r->base + r->size && a - (r->base + r->size) < (1ull << 20))
-    snprintf(buf, len, " (%llu bytes past the end of %s, %llu bytes)",
+    snprintf(buf, len, " (%llu bytes past the end of %s (%llu bytes))",
              (unsigned long long)(a - (r->base + r->size)), r->name ? r->name : "a mapping",
              (unsigned long long)r->size);
   else
@@ -117,6 +117,13 @@ static uint8_t *access_lane(struct sg_core *c, const struct sg_warp *w, uint64_t
     uint8_t *h = r->host + (a - r->base);
     if ((r->perm & perm) == perm)
       return h;
+    if ((perm & SG_PERM_R) && (r->perm & SG_PERM_LOAD_REPORTED)) {
+      go_on = sg_core_report(c, w, SG_FAULT_WRITE_ONLY_BUFFER, pc, lane, a, size,
+                             "%s of %u bytes from a write-only buffer at 0x%llx (%s)", what,
+                             size, (unsigned long long)a, r->name ? r->name : "?");
+      *stop = !go_on;
+      return go_on && (r->perm & perm & ~SG_PERM_R) == (perm & ~SG_PERM_R) ? h : NULL;
+    }
     bool lands = (perm & SG_PERM_W) && (r->perm & SG_PERM_STORE_REPORTED);
     go_on = sg_core_report(c, w, lands ? SG_FAULT_READ_ONLY_BUFFER : SG_FAULT_READ_ONLY, pc,
                            lane, a, size, "%s of %u bytes to %s at 0x%llx (%s)", what, size,
@@ -136,6 +143,14 @@ static uint8_t *access_lane(struct sg_core *c, const struct sg_warp *w, uint64_t
   }
   *stop = !go_on;
   return NULL;
+}
+
+uint8_t *sg_core_access(struct sg_core *c, const struct sg_warp *w, uint64_t pc, unsigned lane,
+                        uint64_t a, unsigned size, uint32_t perm, const char *what, bool *stop) {
+  uint8_t *h = xlate(w->cta, a, size, perm);
+  if (h && (!(w->cta->last->perm & SG_PERM_PRIVATE) || own_slot(c, w, lane, a, size)))
+    return h;
+  return access_lane(c, w, pc, lane, a, size, perm, what, stop);
 }
 
 /* AMO / LR / SC address: aligned (else fatal), mapped, readable and writable. */
@@ -266,23 +281,47 @@ static bool csr_per_lane(unsigned csr) {
   }
 }
 
+/* The local id in dimension dim of every active lane (what csr_read gives,
+ * counted up lane by lane instead of divided out: every kernel reads it). */
+static void tid_read(const struct sg_core *c, const struct sg_warp *w, unsigned dim,
+                     uint64_t mask, uint64_t *rd) {
+  const struct sg_cta_desc *d = w->cta->desc;
+  unsigned ws = c->cfg.warp_size;
+  uint32_t t = w->id * ws, n0 = d->ntid[0], n1 = d->ntid[1];
+  uint32_t id[3] = {t % n0, t / n0 % n1, t / n0 / n1};
+  for (unsigned l = 0; l < ws && mask >> l; l++) {
+    if (mask >> l & 1)
+      rd[l] = id[dim];
+    if (++id[0] == n0) {
+      id[0] = 0;
+      if (++id[1] == n1)
+        id[1] = 0, id[2]++;
+    }
+  }
+}
+
 /* csrrw / csrrs / csrrc and their immediate forms, lane by lane. Only the FP
  * CSRs are writable; a write elsewhere, or an unknown CSR, is illegal. */
 static bool csr_exec(struct sg_core *c, struct sg_warp *w, const struct sg_uop *u, uint64_t mask,
                      uint64_t pc, uint64_t now) {
   unsigned csr = (unsigned)u->imm, kind = u->raw >> 12 & 3; /* 1 rw, 2 rs, 3 rc */
   bool write = kind == 1 || u->rs1 != 0, fp = csr >= SG_CSR_FFLAGS && csr <= SG_CSR_FCSR;
-  if (u->raw == SG_UNIMP) {
-    sg_core_fault(c, w, SG_FAULT_TRAP, pc, 64, 0, 0,
+  if (u->raw == SG_UNIMP) { /* named for the first lane that executes it */
+    sg_core_fault(c, w, SG_FAULT_TRAP, pc, (unsigned)__builtin_ctzll(mask), 0, 0,
                   "trap (unimp: __builtin_trap, or code the compiler proved unreachable)");
     return false;
   }
   if (!sg_csr_name(csr) || (write && !fp)) {
-    sg_core_fault(c, w, SG_FAULT_ILLEGAL_INSN, pc, 64, 0, 0, "%s of CSR 0x%x",
-                  sg_csr_name(csr) ? "write to read-only" : "access to unknown", csr);
+    sg_core_fault(c, w, SG_FAULT_ILLEGAL_INSN, pc, (unsigned)__builtin_ctzll(mask), 0, 0,
+                  "%s of CSR 0x%x", sg_csr_name(csr) ? "write to read-only" : "access to unknown",
+                  csr);
     return false;
   }
   if (!write) { /* a plain read (every SIMT CSR): only rd changes */
+    if (csr >= SG_CSR_TID_X && csr <= SG_CSR_TID_Z) {
+      tid_read(c, w, csr - SG_CSR_TID_X, mask, w->x[u->rd]);
+      return true;
+    }
     bool per_lane = csr_per_lane(csr);
     uint64_t v = per_lane ? 0 : csr_read(c, w, csr, 0, now);
     for (uint64_t m = mask; m; m &= m - 1) {
@@ -306,6 +345,33 @@ static bool csr_exec(struct sg_core *c, struct sg_warp *w, const struct sg_uop *
     frm_any |= w->fcsr[l] >> 5;
   w->frm_any = frm_any != 0;
   return true;
+}
+
+/* ---- What translated blocks call (sg_jit.c) ----------------------------- */
+
+/* xlate_span for a full warp whose lowest and highest addresses the block
+ * computed: the same region and permission checks, and for the private
+ * stacks the same check of each lane's own slot. */
+uint8_t *sg_exec_span(struct sg_core *c, struct sg_warp *w, uint32_t rs1, int64_t imm,
+                      uint32_t size, uint32_t perm, uint64_t lo, uint64_t hi) {
+  if (hi - lo > UINT32_MAX)
+    return NULL;
+  uint8_t *h = xlate(w->cta, lo, hi - lo + size, perm);
+  if (h && __builtin_expect(w->cta->last->perm & SG_PERM_PRIVATE, 0))
+    for (unsigned l = 0; l < c->cfg.warp_size; l++)
+      if (!own_slot(c, w, l, w->x[rs1][l] + imm, size))
+        return NULL;
+  return h;
+}
+
+void sg_exec_csr_read(struct sg_core *c, struct sg_warp *w, const struct sg_uop *u) {
+  unsigned ws = c->cfg.warp_size;
+  /* a read of a SIMT CSR: no fault, no use of the time */
+  csr_exec(c, w, u, ws == 64 ? ~0ull : (1ull << ws) - 1, 0, 0);
+}
+
+uint64_t sg_exec_csr_value(struct sg_core *c, struct sg_warp *w, uint32_t csr) {
+  return csr_read(c, w, csr, 0, 0);
 }
 
 /* ---- SFU --------------------------------------------------------------- */
@@ -356,6 +422,15 @@ static double sfu64(unsigned fn, double a, double b) {
  * be the base register). */
 #define EMIT() do { if (observed && !emit_insn(c)) FAULT(); } while (0)
 #define NOTE_MEM(kind, bytes) do { if (observed) note_mem(c, w, x1, imm, mask, kind, bytes); } while (0)
+/* ... and the value each lane loaded or stored (zero-extended). */
+#define NOTE_DATA(l, v)                                                   \
+  do {                                                                    \
+    if (observed) {                                                       \
+      uint64_t d_ = 0;                                                    \
+      memcpy(&d_, &(v), sizeof(v));                                       \
+      c->rec.data[l] = d_;                                                \
+    }                                                                     \
+  } while (0)
 
 #define X1 x1[l]
 #define X2 x2[l]
@@ -397,6 +472,7 @@ static double sfu64(unsigned fn, double a, double b) {
       FOR_LANES(l) {                                                      \
         T v_;                                                             \
         memcpy(&v_, h_ + (x1[l] + imm - lo_), sizeof v_);                 \
+        NOTE_DATA(l, v_);                                                 \
         ext;                                                              \
       }                                                                   \
     else                                                                  \
@@ -409,6 +485,7 @@ static double sfu64(unsigned fn, double a, double b) {
           FAULT();                                                        \
         if (p_)                                                           \
           memcpy(&v_, p_, sizeof v_);                                     \
+        NOTE_DATA(l, v_);                                                 \
         ext;                                                              \
       }                                                                   \
   } while (0)
@@ -420,6 +497,7 @@ static double sfu64(unsigned fn, double a, double b) {
     if (h_)                                                               \
       FOR_LANES(l) {                                                      \
         T v_ = (T)(val);                                                  \
+        NOTE_DATA(l, v_);                                                 \
         memcpy(h_ + (x1[l] + imm - lo_), &v_, sizeof v_);                 \
       }                                                                   \
     else                                                                  \
@@ -430,6 +508,7 @@ static double sfu64(unsigned fn, double a, double b) {
         T v_ = (T)(val);                                                  \
         if (stop_)                                                        \
           FAULT();                                                        \
+        NOTE_DATA(l, v_);                                                 \
         if (p_)                                                           \
           memcpy(p_, &v_, sizeof v_);                                     \
       }                                                                   \
@@ -615,6 +694,9 @@ run_warp(struct sg_core *c, struct sg_warp *w, uint64_t budget, const bool obser
   uint64_t pc, mask, rpc, n = 0;
   uint32_t frame, rframe; /* call depth of the path and of its reconvergence point */
   enum sg_warp_state st = SG_WARP_READY;
+  /* Translated blocks run full warps in the fast loop (sg_jit.c). */
+  const struct sg_jit_entry *jit = observed ? NULL : c->jit;
+  bool skip_jit = false; /* a block left early: the interpreter runs that instruction */
 
 reload:
   st = next_path(c, w, &path, lp, c->timed ? c->now : cs->insns + n);
@@ -629,11 +711,26 @@ reload:
     uint64_t idx = pc - code->base;
     if (__builtin_expect(idx >= nbytes || (idx & 3), 0)) {
       PARK(pc);
-      sg_core_fault(c, w, SG_FAULT_FETCH, pc, 64, 0, 0, "jump to 0x%llx outside the code",
-                    (unsigned long long)pc);
+      sg_core_fault(c, w, SG_FAULT_FETCH, pc, (unsigned)__builtin_ctzll(mask), 0, 0,
+                    "jump to 0x%llx outside the code", (unsigned long long)pc);
       FAULT();
     }
     idx >>= 2;
+    if (!observed && jit && mask == full) {
+      const struct sg_jit_entry *e = &jit[idx];
+      if (e->fn && !skip_jit && e->len <= budget - n && !(e->dyn_rm && w->frm_any)) {
+        uint32_t k = e->fn(c, w);
+        n += k;
+        pc += 4ull * k;
+        skip_jit = k < e->len;
+        if (!skip_jit && pc == rpc && frame == rframe) { /* blocks end at reconvergence points */
+          PARK(pc);
+          goto reload;
+        }
+        continue;
+      }
+      skip_jit = false;
+    }
     const struct sg_uop *u = &code->uops[idx];
     const int64_t imm = u->imm;
     uint64_t *xd = w->x[u->rd], *fd = w->f[u->rd & 31];
@@ -739,11 +836,12 @@ reload:
       __atomic_thread_fence(__ATOMIC_SEQ_CST); vmbreak;
     vmcase(FENCE_I) /* code is never written */ vmbreak;
     vmcase(EBREAK) /* trap (__builtin_debugtrap) */
-      sg_core_fault(c, w, SG_FAULT_TRAP, pc, 64, 0, 0, "trap (ebreak)");
+      sg_core_fault(c, w, SG_FAULT_TRAP, pc, (unsigned)__builtin_ctzll(mask), 0, 0,
+                    "trap (ebreak)");
       FAULT();
     vmcase(ECALL) vmcase(ILLEGAL) /* no system to call */
-      sg_core_fault(c, w, SG_FAULT_ILLEGAL_INSN, pc, 64, 0, 0, "illegal instruction 0x%08x (%s)",
-                    u->raw, sg_op_name(u->op));
+      sg_core_fault(c, w, SG_FAULT_ILLEGAL_INSN, pc, (unsigned)__builtin_ctzll(mask), 0, 0,
+                    "illegal instruction 0x%08x (%s)", u->raw, sg_op_name(u->op));
       FAULT();
     vmcase(CSRRW) vmcase(CSRRS) vmcase(CSRRC) vmcase(CSRRWI) vmcase(CSRRSI) vmcase(CSRRCI)
       /* rd = csr; csr = rs1 / csr | rs1 / csr & ~rs1 (FP CSRs only) */
@@ -865,9 +963,16 @@ reload:
     /* ---- SIMT extension ---- */
     vmcase(SFU_S)    /* fd = sfu_fn(fs1 [, fs2]) in single */ FALU(sg_canon32(sfu32(u->rm, F1S, F2S))); vmbreak;
     vmcase(SFU_D)    /* fd = sfu_fn(fs1 [, fs2]) in double */ FALU(sg_canon64(sfu64(u->rm, F1D, F2D))); vmbreak;
+    vmcase(TEX_SAMPLE) vmcase(TEX_SAMPLEI) vmcase(TEX_LOAD) vmcase(TEX_STORE)
+      /* rd:rd+1 = image rs1 [rs2:rs2+1] through sampler rs3 / image rs1 [rs2:rs2+1] = rd:rd+1 */
+      if (!sg_tex_exec(c, w, u, pc, mask, observed ? &c->rec : NULL))
+        FAULT();
+      vmbreak;
     vmcase(SG_BARRIER) /* wait for every unfinished warp of the CTA */
-      if (observed)
+      if (observed) {
         c->rec.barrier = cs->slot;
+        ACTIVE(c->rec.data[l] = X1); /* the fence flags */
+      }
       EMIT();
       PARK(pc);
       ops->wait(rs);
@@ -901,6 +1006,10 @@ reload:
       ALU(t[l]);
       vmbreak;
     }
+    vmcase(SG_MARK)  /* nothing: what it marks is for the consumers (sg_mark.def) */
+      if (observed)
+        ACTIVE(c->rec.data[l] = X1, c->rec.data2[l] = X2);
+      vmbreak;
     case SG_OP_COUNT: /* not an op */
       vmbreak;
     }

@@ -25,9 +25,10 @@ const char *sg_fault_text(enum sg_fault_kind k) {
 }
 
 struct sg_finding_site *sg_findings_site(struct sg_findings *f, enum sg_fault_kind kind,
-                                         uint64_t pc) {
+                                         uint64_t pc, uint64_t other_pc) {
   for (uint32_t i = 0; i < f->count; i++)
-    if (f->site[i].first.kind == kind && f->site[i].first.pc == pc)
+    if (f->site[i].first.kind == kind && f->site[i].first.pc == pc &&
+        f->site[i].first.other.pc == other_pc)
       return &f->site[i];
   if (f->count == SG_FINDINGS_MAX)
     return NULL;
@@ -42,6 +43,7 @@ struct sg_finding_site *sg_findings_site(struct sg_findings *f, enum sg_fault_ki
   memset(s, 0, sizeof *s);
   s->first.kind = kind;
   s->first.pc = pc;
+  s->first.other.pc = other_pc;
   s->cta = UINT64_MAX; /* no occurrence yet: any work-item comes first */
   return s;
 }
@@ -50,20 +52,23 @@ static bool earlier(const struct sg_finding_site *a, const struct sg_finding_sit
   return a->cta != b->cta ? a->cta < b->cta : a->first.thread < b->first.thread;
 }
 
+void sg_findings_add(struct sg_findings *f, const struct sg_finding_site *src) {
+  struct sg_finding_site *dst =
+      sg_findings_site(f, src->first.kind, src->first.pc, src->first.other.pc);
+  if (!dst) {
+    f->lost += src->count;
+    return;
+  }
+  uint64_t count = dst->count + src->count;
+  if (earlier(src, dst))
+    *dst = *src;
+  dst->count = count;
+}
+
 void sg_findings_merge(struct sg_findings *into, const struct sg_findings *from) {
   into->lost += from->lost;
-  for (uint32_t i = 0; i < from->count; i++) {
-    const struct sg_finding_site *src = &from->site[i];
-    struct sg_finding_site *dst = sg_findings_site(into, src->first.kind, src->first.pc);
-    if (!dst) {
-      into->lost += src->count;
-      continue;
-    }
-    uint64_t count = dst->count + src->count;
-    if (earlier(src, dst))
-      *dst = *src;
-    dst->count = count;
-  }
+  for (uint32_t i = 0; i < from->count; i++)
+    sg_findings_add(into, &from->site[i]);
 }
 
 static int by_first(const void *a, const void *b) {
@@ -72,8 +77,11 @@ static int by_first(const void *a, const void *b) {
     return -1;
   if (earlier(y, x))
     return 1;
-  return x->first.pc != y->first.pc ? (x->first.pc < y->first.pc ? -1 : 1)
-                                    : (int)x->first.kind - (int)y->first.kind;
+  if (x->first.pc != y->first.pc)
+    return x->first.pc < y->first.pc ? -1 : 1;
+  if (x->first.kind != y->first.kind)
+    return (int)x->first.kind - (int)y->first.kind;
+  return x->first.other.pc < y->first.other.pc ? -1 : x->first.other.pc > y->first.other.pc;
 }
 
 void sg_findings_sort(struct sg_findings *f) {

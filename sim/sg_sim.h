@@ -120,13 +120,16 @@ enum sg_fmt {
   SG_FMT_N,     /* no operands */
   SG_FMT_SFU,   /* f rd, f rs1 [, f rs2]; function number in rm */
   SG_FMT_X1,    /* x rs1 */
-  SG_FMT_X2     /* x rd, x rs1 */
+  SG_FMT_X2,    /* x rd, x rs1 */
+  SG_FMT_MARK,  /* mark (funct7, in rm), x rs1, x rs2 */
+  SG_FMT_TX,    /* x rd:rd+1, x rs1, x rs2:rs2+1 [, x rs3]: texture reads (pairs: even, not x0) */
+  SG_FMT_TXS    /* x rd:rd+1 (read), x rs1, x rs2:rs2+1: texture stores */
 };
 
 /* Functional units (the UNIT column of sg_insn.def), for timing mode. */
 enum sg_unit {
   SG_UNIT_ALU, SG_UNIT_MUL, SG_UNIT_DIV, SG_UNIT_FPU, SG_UNIT_SFU,
-  SG_UNIT_LSU, SG_UNIT_BRANCH, SG_UNIT_CSR, SG_UNIT_SIMT
+  SG_UNIT_LSU, SG_UNIT_BRANCH, SG_UNIT_CSR, SG_UNIT_SIMT, SG_UNIT_TEX
 };
 
 /* Table lookups by op (SG_OP_ILLEGAL included: "illegal", SG_FMT_N, ALU). */
@@ -148,6 +151,18 @@ enum sg_sfu_fn {
 const char *sg_sfu_name(unsigned fn);
 unsigned sg_sfu_arity(unsigned fn);
 
+/* What an sg.mark marks (funct7 of custom-1 funct3 1, from sg_mark.def). */
+enum sg_mark_kind {
+#define SG_MARK(name, num, role, args) SG_MARK_##name = num,
+#include "sg_mark.def"
+#undef SG_MARK
+};
+enum sg_mark_role { SG_MARK_NONE, SG_MARK_WG, SG_MARK_SG, SG_MARK_MORE, SG_MARK_END };
+/* Name ("work_group_reduce_add") and role of a mark; NULL / SG_MARK_NONE
+ * when undefined. */
+const char *sg_mark_name(unsigned kind);
+enum sg_mark_role sg_mark_role(unsigned kind);
+
 /* CSR numbers (sg_csr.def, docs/isa.md). */
 enum {
 #define SG_CSR(name, num, text, per_lane) SG_CSR_##name = num,
@@ -156,6 +171,66 @@ enum {
 };
 /* Name of a CSR the core knows ("fflags", "sg.tid.x"); NULL otherwise. */
 const char *sg_csr_name(unsigned csr);
+
+/* ---- Texture unit (sg_tex.c, sg_tex.def, docs/isa.md) -------------------- */
+
+/* The image descriptor an image instruction's rs1 points to. */
+#define SG_TEX_FIELD_U32 uint32_t
+#define SG_TEX_FIELD_U64 uint64_t
+struct sg_tex_desc {
+#define SG_TEX_DESC(name, type, what) SG_TEX_FIELD_##type name;
+#include "sg_tex.def"
+#undef SG_TEX_DESC
+};
+enum sg_tex_geom {
+#define SG_TEX_GEOM(name, dims, layer) SG_TEX_GEOM_##name,
+#include "sg_tex.def"
+#undef SG_TEX_GEOM
+  SG_TEX_NUM_GEOMS
+};
+enum sg_tex_type {
+#define SG_TEX_TYPE(name, bytes, cls) SG_TEX_TYPE_##name,
+#include "sg_tex.def"
+#undef SG_TEX_TYPE
+  SG_TEX_NUM_TYPES
+};
+enum sg_tex_order {
+#define SG_TEX_ORDER(name, layout, border_alpha, srgb) SG_TEX_ORDER_##name,
+#include "sg_tex.def"
+#undef SG_TEX_ORDER
+  SG_TEX_NUM_ORDERS
+};
+/* The sampler word (rs3 of sg.tex.sample/samplei; docs/isa.md): bit 0
+ * normalized coordinates, bits 3:1 the addressing mode, bits 5:4 the
+ * filter. The same bits as OpenCL C's CLK_* sampler values. */
+enum {
+  SG_TEX_NORMALIZED = 0x01,
+  SG_TEX_ADDR_NONE = 0x00,
+  SG_TEX_ADDR_CLAMP_TO_EDGE = 0x02,
+  SG_TEX_ADDR_CLAMP = 0x04,
+  SG_TEX_ADDR_REPEAT = 0x06,
+  SG_TEX_ADDR_MIRRORED_REPEAT = 0x08,
+  SG_TEX_ADDR_MASK = 0x0e,
+  SG_TEX_NEAREST = 0x10,
+  SG_TEX_LINEAR = 0x20,
+  SG_TEX_FILTER_MASK = 0x30
+};
+/* What an image instruction's register pair holds (funct2): four 32-bit
+ * floats, signed or unsigned integers. */
+enum sg_tex_kind { SG_TEX_KIND_FLOAT, SG_TEX_KIND_INT, SG_TEX_KIND_UINT };
+/* Texels one lane of one instruction touches at most (linear filtering of a
+ * 3D image). */
+#define SG_TEX_MAX_TEXELS 8
+/* Can register r start a pair (rd:rd+1, rs2:rs2+1)? Even, and not x0. */
+static inline bool sg_pair_reg(unsigned r) { return r != 0 && (r & 1) == 0; }
+/* Bytes of one texel of format (type | order << 8); 0 for a combination the
+ * unit does not know. */
+uint32_t sg_tex_texel_size(uint32_t format);
+/* Writes value (R, G, B, A: the bits of floats, or 32-bit integers, as the
+ * format's channel type takes them) as one texel of format, converted as
+ * sg.tex.store converts it. Returns the texel's size (0: no such format,
+ * nothing written). */
+uint32_t sg_tex_encode(uint32_t format, const uint32_t value[4], uint8_t *texel);
 
 /* ---- Program ----------------------------------------------------------- */
 
@@ -196,7 +271,10 @@ enum {
   SG_PERM_STORE_REPORTED = 8,
   /* Private stacks: one slot per work-item of the CTA (sg_cta_desc.stack_*);
    * a lane touching outside its own slot is a stack overflow. */
-  SG_PERM_PRIVATE = 16
+  SG_PERM_PRIVATE = 16,
+  /* A load without SG_PERM_R reads all the same, and is reported (a buffer
+   * the host created write-only: GPUs do not enforce it). */
+  SG_PERM_LOAD_REPORTED = 32
 };
 
 /* What a region holds, for the consumers of instruction records (timing
@@ -270,6 +348,17 @@ const char *sg_sched_policy_name(uint32_t policy);
 /* "ipdom", "mpipdom"; NULL for a value that is not a policy. */
 const char *sg_reconv_policy_name(enum sg_reconv_policy policy);
 
+/* Functional-mode engines (config key `engine`, docs/engine.md): the
+ * interpreter, and translated blocks (LLVM ORC JIT) for full warps with the
+ * interpreter for the rest. Same results, same findings. */
+#define SG_ENGINES(X) X(INTERP, interp) X(JIT, jit)
+enum sg_engine {
+#define X(e, n) SG_ENGINE_##e,
+  SG_ENGINES(X)
+#undef X
+  SG_NUM_ENGINES
+};
+
 /* What the sim needs of the machine configuration. */
 struct sg_sim_config {
   uint32_t warp_size;        /* 1..64 */
@@ -282,6 +371,9 @@ struct sg_sim_config {
   uint32_t warp_slots, cta_slots;
   bool defer_global_atomics;
   enum sg_sched_policy sched; /* timing mode */
+  enum sg_engine engine;     /* used by the fast loop only: consumers see the interpreter */
+  uint64_t jit_threshold;    /* warp instructions a kernel runs interpreted before translation */
+  bool debug;                /* SOFTGPU_DEBUG: the JIT says what it translated, or why not */
 };
 
 /* ---- Statistics (sg_stats.def) ----------------------------------------- */
@@ -316,6 +408,10 @@ struct sg_insn_record {
   enum sg_space space;       /* region of the lowest active lane's address */
   uint32_t size;             /* bytes per lane */
   uint64_t addr[SG_MAX_WARP_SIZE]; /* per active lane */
+  /* Per active lane: the value a load read or a store wrote (size bytes,
+   * zero-extended; atomics: deferred ones their operand, see below); sg.barrier: its fence flags
+   * (rs1); sg.mark: its two arguments (rs1, rs2). */
+  uint64_t data[SG_MAX_WARP_SIZE], data2[SG_MAX_WARP_SIZE];
   /* conditional branches */
   uint64_t taken;            /* lanes that took it */
   uint64_t reconv_pc;        /* when they diverged: where they rejoin (SG_RECONV_EXIT: never) */
@@ -324,13 +420,17 @@ struct sg_insn_record {
   /* atomics on global memory under defer_global_atomics: checked, not yet
    * performed; data holds each lane's operand (rs2) */
   bool deferred;
-  uint64_t data[SG_MAX_WARP_SIZE];
+  /* the texture unit (SG_UNIT_TEX): every texel each active lane read or
+   * wrote, for a texture cache (mem, size and addr above give the first
+   * one); lanes that read only the border color touch none */
+  uint8_t texels[SG_MAX_WARP_SIZE];
+  uint64_t texel_addr[SG_MAX_WARP_SIZE][SG_TEX_MAX_TEXELS];
 };
 
 /* What happens between instructions. */
 enum sg_event_kind {
   SG_EV_CTA_START,   /* arg: warps of the CTA */
-  SG_EV_CTA_END,
+  SG_EV_CTA_END,     /* arg: 1 when a fault ended it */
   SG_EV_WARP_END,    /* every lane of the warp exited */
   SG_EV_BARRIER_WAIT,    /* a warp arrived at barrier `arg` (pc: the barrier) */
   SG_EV_BARRIER_RELEASE, /* barrier `arg` released every warp waiting at it (warp: -1) */
@@ -345,6 +445,7 @@ struct sg_event {
   uint64_t cta;
   uint32_t core, warp;
   uint64_t pc, mask, arg, arg2;
+  const struct sg_cta_desc *desc; /* SG_EV_CTA_START: the CTA's ids and shape */
 };
 
 /* A consumer embeds this as its first member; the core calls insn for every
@@ -385,10 +486,17 @@ struct sg_fault {
   uint32_t warp, lane;
   uint32_t thread;    /* linear thread id in the CTA: warp * warp_size + lane */
   uint32_t tid[3];    /* the thread's local id */
-  char what[160];     /* one sentence: "store of 4 bytes to unmapped address 0x0" */
+  /* A finding about two accesses (a data race) names the other one too:
+   * its instruction and work-item. pc 0 when there is none (no code lies
+   * at address 0). Reports describe it like the first (sg_cta_dispatch.c). */
+  struct sg_fault_other {
+    uint64_t pc;
+    uint32_t ctaid[3], tid[3];
+  } other;
+  char what[256];     /* one sentence: "store of 4 bytes to unmapped address 0x0" */
 };
 
-/* Findings that did not end the CTA, one site per (kind, PC) with how often
+/* Findings that did not end the CTA, one site per (kind, PC, other PC) with how often
  * it happened and its first work-item: the lowest CTA (linear index), then
  * the lowest thread, so the report does not depend on which host thread ran
  * what. At most SG_FINDINGS_MAX sites; later sites are only counted. */
@@ -404,10 +512,13 @@ struct sg_findings {
   uint32_t count, cap;
   uint64_t lost; /* occurrences at sites past SG_FINDINGS_MAX */
 };
-/* The site of (kind, pc), created when new (NULL when the table is full or
- * out of memory: the occurrence goes to `lost`). */
+/* The site of (kind, pc, other_pc), created when new (NULL when the table
+ * is full or out of memory: the occurrence goes to `lost`). */
 struct sg_finding_site *sg_findings_site(struct sg_findings *f, enum sg_fault_kind kind,
-                                         uint64_t pc);
+                                         uint64_t pc, uint64_t other_pc);
+/* Adds src->count occurrences at the site of src->first (src becomes the
+ * site's first work-item when it comes earlier). */
+void sg_findings_add(struct sg_findings *f, const struct sg_finding_site *src);
 /* Adds every site of from into into (keeping the lower first work-item). */
 void sg_findings_merge(struct sg_findings *into, const struct sg_findings *from);
 /* Sorts the sites by first work-item, then PC. */
@@ -440,6 +551,12 @@ void sg_core_set_hooks(struct sg_core *core, struct sg_hook *const *hooks, uint3
 bool sg_core_finding(struct sg_core *core, uint32_t warp, unsigned lane, uint64_t pc,
                      enum sg_fault_kind kind, uint64_t addr, uint32_t size, const char *fmt, ...)
     __attribute__((format(printf, 8, 9)));
+/* The same for a finding about two accesses (a data race): the site is
+ * (kind, pc, other->pc), so each pair of instructions is reported once. */
+bool sg_core_finding_pair(struct sg_core *core, uint32_t warp, unsigned lane, uint64_t pc,
+                          const struct sg_fault_other *other, enum sg_fault_kind kind,
+                          uint64_t addr, uint32_t size, const char *fmt, ...)
+    __attribute__((format(printf, 9, 10)));
 
 /* Runs one CTA to completion on the core (functional mode). Findings a GPU
  * survives go to *findings (the lanes go on: loads read zero, stores are
@@ -589,6 +706,101 @@ enum sg_status sg_gpu_start(struct sg_gpu *g, const struct sg_gpu_launch *l, uin
 void sg_gpu_work(struct sg_gpu *g, uint32_t thread);
 enum sg_status sg_gpu_finish(struct sg_gpu *g, struct sg_timing_result *res,
                              struct sg_fault *fault, uint64_t *fault_cta);
+/* ---- Checkers (docs/checking.md) ----------------------------------------- */
+
+/* Memory an access is meant to stay in: a buffer argument, a __local
+ * argument or a __local array. */
+struct sg_check_object {
+  uint64_t base, size;
+  const char *name;  /* "buffer argument 1 `in`", "__local array `tile`" */
+  bool local;        /* in the local window: "at offset N of SIZE" */
+};
+/* What the memory checker knows of a launch (shared by its consumers). */
+struct sg_check_launch {
+  const struct sg_check_object *objects; /* sorted by base */
+  uint32_t num_objects;
+  const uint64_t *slot_addr;     /* parameter-block words holding a pointer ... */
+  const uint32_t *slot_object;   /* ... to this object */
+  uint32_t num_slots;
+  const struct sg_region *regions; /* the launch's map: unmapped accesses are the core's */
+  uint32_t num_regions;
+  uint64_t stack_base;           /* private stacks: thread t's slot at base + t * size */
+  uint32_t stack_size;
+};
+
+/* The precise memory checker: follows which object each register's pointer
+ * came from (per warp, through moves, pointer arithmetic and private-stack
+ * spills) and reports an access through it that leaves the object but
+ * lands in mapped memory (another buffer, a sub-buffer's parent, the next
+ * __local array), and misaligned loads and stores. Findings go to the core
+ * it is attached to (sg_core_finding). */
+struct sg_check_memory;
+enum sg_status sg_check_memory_create(struct sg_core *core, uint32_t warp_size,
+                                      struct sg_check_memory **out);
+/* The launch the next CTAs belong to (l must outlive them). */
+enum sg_status sg_check_memory_launch(struct sg_check_memory *m, const struct sg_check_launch *l,
+                                      uint32_t max_warps);
+struct sg_hook *sg_check_memory_hook(struct sg_check_memory *m);
+void sg_check_memory_destroy(struct sg_check_memory *m);
+
+/* The uninitialized-value checker (SOFTGPU_CHECK=uninit): a shadow bit per
+ * byte of every register lane and of private and __local memory; reports a
+ * branch, a jump or an address that depends on uninitialized bytes, and a
+ * store to global memory of a value none of whose bytes were initialized. */
+struct sg_check_uninit;
+enum sg_status sg_check_uninit_create(struct sg_core *core, uint32_t warp_size,
+                                      struct sg_check_uninit **out);
+/* max_threads: work-items a CTA may have; the local window is
+ * [local_base, local_base + local_size). */
+enum sg_status sg_check_uninit_launch(struct sg_check_uninit *u, const struct sg_check_launch *l,
+                                      uint32_t max_threads, uint64_t local_base,
+                                      uint64_t local_size);
+struct sg_hook *sg_check_uninit_hook(struct sg_check_uninit *u);
+void sg_check_uninit_destroy(struct sg_check_uninit *u);
+
+/* ---- Checkers (SOFTGPU_CHECK; docs/races.md) ----------------------------- */
+
+/* The race checker: conflicting accesses (one at least a write) to __local
+ * or __global memory from different work-items that no barrier or atomic
+ * orders. Within a CTA it shadows the memory the CTA touches (per 4-byte
+ * granule, per byte where accesses are narrower: the barrier interval, the
+ * last writer and up to two readers of each) and reports as the CTA runs,
+ * once per pair of instructions, naming the races only warp-synchronous
+ * execution orders; across CTAs it keeps a summary of each CTA's __global
+ * accesses, checked at the end of the launch (sg_races_across) in CTA
+ * order, so the report does not depend on how many host threads ran the
+ * CTAs. One per host thread, its hook attached to that thread's core. */
+struct sg_races_config {
+  uint32_t warp_size;
+  bool same_value;       /* also report writes that leave memory as it was */
+  bool async_elsewhere;  /* the sync checker reports accesses that race with an
+                            async copy: leave those pairs to it */
+  uint64_t memory_limit; /* bytes of shadow and summaries; past it the checker
+                            stops with one CHECK_LIMIT finding */
+};
+struct sg_races;
+enum sg_status sg_races_create(struct sg_core *core, const struct sg_races_config *cfg,
+                               struct sg_races **out);
+struct sg_hook *sg_races_hook(struct sg_races *r);
+void sg_races_destroy(struct sg_races *r);
+/* Forgets the summaries of the last launch. */
+void sg_races_launch(struct sg_races *r);
+/* Races between CTAs in the summaries of checkers[0..n) (every host
+ * thread's, after the launch), added to *findings; nctaid is the grid (for
+ * the CTAs' ids). SG_ENOMEM when the summaries cannot be sorted. */
+enum sg_status sg_races_across(struct sg_races *const *checkers, uint32_t n,
+                               const uint32_t nctaid[3], struct sg_findings *findings);
+
+/* The synchronisation checker: barriers whose work-items pass different
+ * fence flags, work-group and sub-group functions and async copies (the
+ * device library marks them with sg.mark, sg_mark.def) that some
+ * work-items of the group call and others do not, or call in another
+ * order or with other arguments, and accesses to an async copy's memory
+ * before wait_group_events. One per host thread. */
+struct sg_sync;
+enum sg_status sg_sync_create(struct sg_core *core, uint32_t warp_size, struct sg_sync **out);
+struct sg_hook *sg_sync_hook(struct sg_sync *s);
+void sg_sync_destroy(struct sg_sync *s);
 
 /* ---- Traces -------------------------------------------------------------- */
 

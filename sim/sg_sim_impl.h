@@ -25,7 +25,45 @@ struct sg_code {
    * field of every word, in both banks). Only these are zeroed per CTA;
    * the others are never read. */
   uint64_t x_used, f_used;
+  /* Per word: registers (x, f) some path from there reads before writing. */
+  uint64_t (*live)[2];
+  struct sg_jit *jit;    /* its translation (sg_jit.c), made on first use */
 };
+/* Registers live at pc (a kernel's entry: those a warp must zero). */
+void sg_code_live_in(const struct sg_code *code, uint64_t pc, uint64_t *x, uint64_t *f);
+
+/* ---- The translated fast path (sg_jit.c, docs/engine.md) ---------------- */
+
+struct sg_core;
+struct sg_warp;
+/* A translated block at a word: runs up to len instructions of a warp whose
+ * lanes are all active and returns how many ran (fewer when a memory access
+ * needs the interpreter's lane-by-lane path). dyn_rm: it holds FP arithmetic
+ * with the dynamic rounding mode, so it runs only while every lane's frm is
+ * round-to-nearest. */
+struct sg_jit_entry {
+  uint32_t (*fn)(struct sg_core *c, struct sg_warp *w);
+  uint32_t len;
+  bool dyn_rm;
+};
+struct sg_jit;
+enum sg_status sg_jit_create(struct sg_jit **out);
+void sg_jit_destroy(struct sg_jit *j);
+/* The program's blocks, indexed by word; the blocks reachable from the
+ * kernel entry at entry_pc are translated once its CTAs have run
+ * jit_threshold warp instructions in the interpreter (sg_jit_ran). NULL
+ * while nothing is translated, or when the program stays interpreted. */
+const struct sg_jit_entry *sg_jit_entries(struct sg_core *c, const struct sg_code *code,
+                                          uint64_t entry_pc);
+void sg_jit_ran(const struct sg_code *code, uint64_t entry_pc, uint64_t insns);
+/* What translated blocks call (sg_execute.c): the warp's span check of a
+ * full-warp access at x[rs1] + imm whose lanes' addresses lie in [lo, hi]
+ * (the host address of lo, or NULL: let the interpreter do it), a plain CSR
+ * read into rd, and the value of a CSR that is the same for every lane. */
+uint8_t *sg_exec_span(struct sg_core *c, struct sg_warp *w, uint32_t rs1, int64_t imm,
+                      uint32_t size, uint32_t perm, uint64_t lo, uint64_t hi);
+void sg_exec_csr_read(struct sg_core *c, struct sg_warp *w, const struct sg_uop *u);
+uint64_t sg_exec_csr_value(struct sg_core *c, struct sg_warp *w, uint32_t csr);
 
 /* ---- Reconvergence policies (sg_reconv_ipdom.c, sg_reconv_multipath.c) -- */
 
@@ -151,6 +189,8 @@ struct sg_core {
   bool timed;                   /* records carry `now` (sg_core_set_time) */
   uint64_t now;
   const struct sg_code *code;
+  uint64_t zero_x, zero_f;      /* registers warp set-up zeroes (live at the entry) */
+  const struct sg_jit_entry *jit; /* the fast loop's translated blocks, or NULL */
   struct sg_fault *fault;
   struct sg_findings *findings; /* NULL: every finding ends the CTA */
   struct sg_hook *const *hooks; /* consumers: the observed loop calls them */
@@ -184,6 +224,20 @@ void sg_core_fault(struct sg_core *c, const struct sg_warp *w, enum sg_fault_kin
 bool sg_core_report(struct sg_core *c, const struct sg_warp *w, enum sg_fault_kind kind,
                     uint64_t pc, unsigned lane, uint64_t addr, uint32_t size, const char *fmt,
                     ...) __attribute__((format(printf, 8, 9)));
+
+/* One lane's access of size bytes at a by a unit other than the load/store
+ * path (the texture unit): checked as loads and stores are, with the same
+ * findings (`what` names the access: "image read"). Returns the host
+ * pointer, or NULL to skip the access (a read then sees zeros); *stop is
+ * set when the CTA must end. */
+uint8_t *sg_core_access(struct sg_core *c, const struct sg_warp *w, uint64_t pc, unsigned lane,
+                        uint64_t a, unsigned size, uint32_t perm, const char *what, bool *stop);
+
+/* The texture unit (sg_tex.c): executes one image instruction u at pc for
+ * the lanes of mask; with rec (the observed loop) it notes the texels each
+ * lane touched. False when the CTA must end (c->fault is filled). */
+bool sg_tex_exec(struct sg_core *c, struct sg_warp *w, const struct sg_uop *u, uint64_t pc,
+                 uint64_t mask, struct sg_insn_record *rec);
 
 /* SFU helpers named by sg_sfu.def that libm lacks. */
 float sg_exp10f(float x);

@@ -40,9 +40,16 @@ static void on_insn(struct sg_hook *self, const struct sg_insn_record *r) {
   s->warp_insns++;
   s->thread_insns += (uint64_t)__builtin_popcountll(r->mask);
   s->lane_slots += h->warp_size;
-  s->loads += r->mem == SG_MEM_LOAD;
-  s->stores += r->mem == SG_MEM_STORE;
-  s->atomics += r->mem == SG_MEM_ATOMIC;
+  if (r->unit == SG_UNIT_TEX) {
+    s->tex_reads += r->mem == SG_MEM_LOAD;
+    s->tex_writes += r->mem == SG_MEM_STORE;
+    for (uint64_t m = r->mask; m; m &= m - 1)
+      s->texels += r->texels[__builtin_ctzll(m)];
+  } else {
+    s->loads += r->mem == SG_MEM_LOAD;
+    s->stores += r->mem == SG_MEM_STORE;
+    s->atomics += r->mem == SG_MEM_ATOMIC;
+  }
   if (sg_op_fmt(r->uop->op) == SG_FMT_B) {
     s->branches++;
     s->divergent_branches += r->taken && r->taken != r->mask;

@@ -10,11 +10,12 @@ cd "$(dirname "$0")/.."
 
 PACKAGES="build-essential cmake ninja-build pkg-config
   clang-19 llvm-19-dev libclang-19-dev lld-19 libclang-rt-19-dev
-  ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-headers clinfo
-  libcmocka-dev libelf-dev zlib1g-dev libzstd-dev
+  ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-headers opencl-clhpp-headers clinfo
+  libcmocka-dev libelf-dev libdw-dev zlib1g-dev libzstd-dev
   pocl-opencl-icd oclgrind valgrind python3
   dpkg-dev file debootstrap
-  chromium"
+  chromium
+  hashcat clblast-tests"
 
 missing=""
 for p in $PACKAGES; do

@@ -40,30 +40,44 @@ SG_SHUFFLE_T(double, ulong)
 
 /* ---- Async copies: the work-group copies cooperatively, each work-item
  * a strided share; wait_group_events is the barrier that completes it.
- * The event is passed through (there is nothing to track). */
+ * The event is passed through (there is nothing to track). Marks around
+ * each work-item's share tell the checkers the copy's arguments and which
+ * accesses are the copy's own (sim/sg_mark.def). */
 #define SG_WG_FOR(i, n)                                                      \
   for (size_t i = get_local_linear_id(),                                     \
               step_ = get_local_size(0) * get_local_size(1) * get_local_size(2); \
        i < (n); i += step_)
+/* name(d, s, n, stride), the strided side's stride (1: none) and whether
+ * it is the destination */
+#define SG_ASYNC_COPY(name, T, n, stride, to_strided, copy)                  \
+  do {                                                                       \
+    SG_MARK2(name, d, s);                                                    \
+    SG_MARK2(async_copy_shape, n,                                            \
+             sizeof(T) | (ulong)(to_strided) << 15 | (ulong)(stride) << 16); \
+    SG_WG_FOR(i, n) copy;                                                    \
+    SG_MARK0(async_copy_end);                                                \
+  } while (0)
 #define SG_ASYNC(T)                                                          \
   SG_OVL event_t async_work_group_copy(__local T *d, const __global T *s,    \
                                        size_t n, event_t e) {                \
-    SG_WG_FOR(i, n) d[i] = s[i];                                             \
+    SG_ASYNC_COPY(async_work_group_copy, T, n, 1, 0, d[i] = s[i]);           \
     return e;                                                                \
   }                                                                          \
   SG_OVL event_t async_work_group_copy(__global T *d, const __local T *s,    \
                                        size_t n, event_t e) {                \
-    SG_WG_FOR(i, n) d[i] = s[i];                                             \
+    SG_ASYNC_COPY(async_work_group_copy, T, n, 1, 0, d[i] = s[i]);           \
     return e;                                                                \
   }                                                                          \
   SG_OVL event_t async_work_group_strided_copy(                              \
       __local T *d, const __global T *s, size_t n, size_t stride, event_t e) { \
-    SG_WG_FOR(i, n) d[i] = s[i * stride];                                    \
+    SG_ASYNC_COPY(async_work_group_strided_copy, T, n, stride, 0,           \
+                  d[i] = s[i * stride]);                                     \
     return e;                                                                \
   }                                                                          \
   SG_OVL event_t async_work_group_strided_copy(                              \
       __global T *d, const __local T *s, size_t n, size_t stride, event_t e) { \
-    SG_WG_FOR(i, n) d[i * stride] = s[i];                                    \
+    SG_ASYNC_COPY(async_work_group_strided_copy, T, n, stride, 1,           \
+                  d[i * stride] = s[i]);                                     \
     return e;                                                                \
   }                                                                          \
   SG_OVL void prefetch(const __global T *p, size_t n) { (void)p, (void)n; }
@@ -82,7 +96,8 @@ SG_ASYNC_T(double)
 
 #define SG_WAIT_GROUP_EVENTS(AS)                                             \
   SG_OVL void wait_group_events(int n, AS event_t *events) {                 \
-    (void)n, (void)events;                                                   \
+    (void)events;                                                            \
+    SG_MARK1(wait_group_events, n);                                          \
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);                     \
   }
 SG_WAIT_GROUP_EVENTS(__private)

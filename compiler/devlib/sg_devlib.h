@@ -25,6 +25,23 @@
  * .insn directive. */
 #include "sg_abi.h"
 
+/* sg.mark (docs/isa.md, sim/sg_mark.def): tells the checkers which work-group
+ * or sub-group function the work-item calls, with the arguments that must
+ * agree across the group (a no-op otherwise). Volatile with a memory
+ * clobber, so it stays where the call is and memory accesses do not move
+ * across it (the async copies' own accesses lie between two marks). */
+#define SG_MARK2(name, a, b)                                                 \
+  __asm__ volatile(".insn r " SG_STR(SG_OPC_SG_MARK) ", " SG_STR(SG_F3_SG_MARK) ", " \
+                   SG_STR(SG_MARK_##name) ", x0, %0, %1"                     \
+                   : : "r"((ulong)(a)), "r"((ulong)(b)) : "memory")
+#define SG_MARK1(name, a)                                                    \
+  __asm__ volatile(".insn r " SG_STR(SG_OPC_SG_MARK) ", " SG_STR(SG_F3_SG_MARK) ", " \
+                   SG_STR(SG_MARK_##name) ", x0, %0, x0"                     \
+                   : : "r"((ulong)(a)) : "memory")
+#define SG_MARK0(name)                                                       \
+  __asm__ volatile(".insn r " SG_STR(SG_OPC_SG_MARK) ", " SG_STR(SG_F3_SG_MARK) ", " \
+                   SG_STR(SG_MARK_##name) ", x0, x0, x0" : : : "memory")
+
 /* CSRs that are constant for a lane's whole life: plain asm (no volatile,
  * no memory clobber), so LLVM may CSE and hoist the reads. */
 #define SG_CSRR(csr)                                                         \

@@ -69,19 +69,28 @@ SG_OVL uint get_sub_group_local_id(void) { return SG_LANE(); }
 
 /* A warp runs in lockstep and every lane of the sub-group must reach the
  * barrier, so it only has to keep the compiler from moving memory
- * accesses across it. */
-SG_OVL void sub_group_barrier(cl_mem_fence_flags flags) {
-  (void)flags;
-  __asm__ volatile("" : : : "memory");
-}
+ * accesses across it (the mark does), and tell the checkers that it
+ * orders the sub-group's accesses. */
+SG_OVL void sub_group_barrier(cl_mem_fence_flags flags) { SG_MARK1(sub_group_barrier, flags); }
 
 SG_OVL void sub_group_barrier(cl_mem_fence_flags flags, memory_scope scope) {
   (void)scope;
   sub_group_barrier(flags);
 }
 
-SG_OVL int sub_group_any(int pred) { return (int)vote_any(pred); }
-SG_OVL int sub_group_all(int pred) { return (int)vote_all(pred); }
+/* The sg_sub_group_* forms are the work-group functions' (workgroup.cl):
+ * the same without a mark, which would name the sub-group function where
+ * the user called a work-group one. */
+SG_OVL int sg_sub_group_any(int pred) { return (int)vote_any(pred); }
+SG_OVL int sg_sub_group_all(int pred) { return (int)vote_all(pred); }
+SG_OVL int sub_group_any(int pred) {
+  SG_MARK0(sub_group_any);
+  return (int)vote_any(pred);
+}
+SG_OVL int sub_group_all(int pred) {
+  SG_MARK0(sub_group_all);
+  return (int)vote_all(pred);
+}
 
 /* ---- Shuffles --------------------------------------------------------- */
 
@@ -117,18 +126,34 @@ SG_SHFL(double, ulong)
     }                                                                        \
     return x;                                                                \
   }                                                                          \
-  SG_OVL T sub_group_scan_inclusive_##NAME(T x) { return sg_scan_##NAME(x); } \
-  SG_OVL T sub_group_scan_exclusive_##NAME(T x) {                            \
+  SG_OVL T sg_sub_group_scan_inclusive_##NAME(T x) { return sg_scan_##NAME(x); } \
+  SG_OVL T sg_sub_group_scan_exclusive_##NAME(T x) {                         \
     uint lane = SG_LANE();                                                   \
     T o = sg_shfl(sg_scan_##NAME(x), lane ? lane - 1 : 0);                   \
     return lane ? o : (T)(ID);                                               \
   }                                                                          \
-  SG_OVL T sub_group_reduce_##NAME(T x) {                                    \
+  SG_OVL T sg_sub_group_reduce_##NAME(T x) {                                 \
     return sg_shfl(sg_scan_##NAME(x), get_sub_group_size() - 1);             \
+  }                                                                          \
+  SG_OVL T sub_group_scan_inclusive_##NAME(T x) {                            \
+    SG_MARK0(sub_group_scan_inclusive_##NAME);                               \
+    return sg_sub_group_scan_inclusive_##NAME(x);                            \
+  }                                                                          \
+  SG_OVL T sub_group_scan_exclusive_##NAME(T x) {                            \
+    SG_MARK0(sub_group_scan_exclusive_##NAME);                               \
+    return sg_sub_group_scan_exclusive_##NAME(x);                            \
+  }                                                                          \
+  SG_OVL T sub_group_reduce_##NAME(T x) {                                    \
+    SG_MARK0(sub_group_reduce_##NAME);                                       \
+    return sg_sub_group_reduce_##NAME(x);                                    \
   }
 
 #define SG_SUB_GROUP_TYPE(T, MINID, MAXID)                                   \
-  SG_OVL T sub_group_broadcast(T x, uint lane) { return sg_shfl(x, lane); }  \
+  SG_OVL T sg_sub_group_broadcast(T x, uint lane) { return sg_shfl(x, lane); } \
+  SG_OVL T sub_group_broadcast(T x, uint lane) {                             \
+    SG_MARK1(sub_group_broadcast, lane);                                     \
+    return sg_shfl(x, lane);                                                 \
+  }                                                                          \
   SG_SUB_GROUP_OPS(T, add, SG_ADD, 0)                                        \
   SG_SUB_GROUP_OPS(T, min, min, MINID)                                       \
   SG_SUB_GROUP_OPS(T, max, max, MAXID)
@@ -195,9 +220,13 @@ SG_OVL int sub_group_ballot_bit_extract(uint4 value, uint index) {
   return index < 64 && (mask64(value) >> index & 1);
 }
 
-/* The bit operations count only bits of lanes the sub-group has. */
+/* The bit operations consider the bits that can stand for work-items of a
+ * sub-group: below get_max_sub_group_size(), also in a partial last
+ * sub-group (the CTS's subgroups/subgroup_functions_ballot reads the
+ * cl_khr_subgroup_ballot wording so, for the bit counts, scans, find_lsb/msb
+ * and the ge/gt/le masks alike). */
 static ulong valid(uint4 value) {
-  uint n = get_sub_group_size();
+  uint n = get_max_sub_group_size();
   return mask64(value) & (n >= 64 ? ~0ul : (1ul << n) - 1);
 }
 
@@ -221,8 +250,8 @@ SG_OVL uint sub_group_ballot_find_msb(uint4 value) {
   return m ? 63 - (uint)__builtin_clzl(m) : ~0u;
 }
 
-/* Masks of lanes relative to the caller's lane, over the warp's real
- * work-items. */
+/* Masks of lanes relative to the caller's lane, over the bits valid()
+ * keeps. */
 static ulong lanes(void) { return valid((uint4)(~0u, ~0u, 0, 0)); }
 SG_OVL uint4 get_sub_group_eq_mask(void) { return mask4(1ul << SG_LANE()); }
 SG_OVL uint4 get_sub_group_ge_mask(void) { return mask4(lanes() & ~((1ul << SG_LANE()) - 1)); }

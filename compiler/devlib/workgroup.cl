@@ -10,8 +10,9 @@
  * combine their totals in several rounds. */
 #define SG_WG_SLOTS 64
 
-/* The scratch lives in the local window: the section .sg.local is where the
- * linker places __local variables (the CTA's own copy of them). OpenCL C has
+/* The scratch lives in the local window: variables of the section .sg.local
+ * are placed there like __local ones, per kernel that reaches them
+ * (sg_cc_passes.c, overlay_locals; the CTA's own copy). OpenCL C has
  * no program-scope __local, hence the __global spelling: on this target
  * every address space is the same flat pointer. The library is linked
  * lazily, so only programs that use a collective carry it, and it counts in
@@ -19,6 +20,26 @@
 __global ulong sg_wg_scratch[SG_WG_SLOTS] __attribute__((section(".sg.local")));
 
 #define SG_ADD(a, b) ((a) + (b))
+
+/* The sub-group functions without their marks (subgroup.cl): each
+ * work-group function marks itself once (sg_devlib.h, SG_MARK*). */
+#define SG_SUB_GROUP_DECL(T)                                                 \
+  SG_OVL T sg_sub_group_broadcast(T x, uint lane);                           \
+  SG_SUB_GROUP_DECL_OP(T, add)                                               \
+  SG_SUB_GROUP_DECL_OP(T, min)                                               \
+  SG_SUB_GROUP_DECL_OP(T, max)
+#define SG_SUB_GROUP_DECL_OP(T, NAME)                                        \
+  SG_OVL T sg_sub_group_reduce_##NAME(T x);                                  \
+  SG_OVL T sg_sub_group_scan_inclusive_##NAME(T x);                          \
+  SG_OVL T sg_sub_group_scan_exclusive_##NAME(T x);
+SG_SUB_GROUP_DECL(int)
+SG_SUB_GROUP_DECL(uint)
+SG_SUB_GROUP_DECL(long)
+SG_SUB_GROUP_DECL(ulong)
+SG_SUB_GROUP_DECL(float)
+SG_SUB_GROUP_DECL(double)
+SG_OVL int sg_sub_group_any(int pred);
+SG_OVL int sg_sub_group_all(int pred);
 
 /* Combines the warps' parts in warp order: returns the total over the CTA
  * and sets *before to the total of the warps below the caller's. The last
@@ -47,17 +68,20 @@ __global ulong sg_wg_scratch[SG_WG_SLOTS] __attribute__((section(".sg.local")));
   SG_WG_COMBINE(T, NAME, OP, ID)                                             \
   SG_OVL T work_group_reduce_##NAME(T x) {                                   \
     T pre;                                                                   \
-    return combine_##NAME##_##T(sub_group_reduce_##NAME(x), &pre);           \
+    SG_MARK0(work_group_reduce_##NAME);                                      \
+    return combine_##NAME##_##T(sg_sub_group_reduce_##NAME(x), &pre);        \
   }                                                                          \
   SG_OVL T work_group_scan_inclusive_##NAME(T x) {                           \
-    T s = sub_group_scan_inclusive_##NAME(x), pre;                           \
-    combine_##NAME##_##T(sub_group_broadcast(s, get_sub_group_size() - 1),   \
+    SG_MARK0(work_group_scan_inclusive_##NAME);                              \
+    T s = sg_sub_group_scan_inclusive_##NAME(x), pre;                        \
+    combine_##NAME##_##T(sg_sub_group_broadcast(s, get_sub_group_size() - 1), \
                          &pre);                                              \
     return OP(pre, s);                                                       \
   }                                                                          \
   SG_OVL T work_group_scan_exclusive_##NAME(T x) {                           \
-    T s = sub_group_scan_exclusive_##NAME(x), pre;                           \
-    combine_##NAME##_##T(sub_group_reduce_##NAME(x), &pre);                  \
+    SG_MARK0(work_group_scan_exclusive_##NAME);                              \
+    T s = sg_sub_group_scan_exclusive_##NAME(x), pre;                        \
+    combine_##NAME##_##T(sg_sub_group_reduce_##NAME(x), &pre);               \
     return OP(pre, s);                                                       \
   }
 
@@ -66,6 +90,7 @@ __global ulong sg_wg_scratch[SG_WG_SLOTS] __attribute__((section(".sg.local")));
 #define SG_WG_BROADCAST(T)                                                   \
   static T broadcast_##T(T x, size_t id) {                                   \
     __global T *slot = (__global T *)sg_wg_scratch;                          \
+    SG_MARK1(work_group_broadcast, id);                                      \
     if (get_local_linear_id() == id)                                         \
       slot[0] = x;                                                           \
     barrier(CLK_LOCAL_MEM_FENCE);                                            \
@@ -97,10 +122,12 @@ SG_WG_TYPE(double, INFINITY, -INFINITY)
 /* any/all: each warp votes, the warps' votes are combined with max/min. */
 SG_OVL int work_group_any(int pred) {
   int pre;
-  return combine_max_int(sub_group_any(pred), &pre);
+  SG_MARK0(work_group_any);
+  return combine_max_int(sg_sub_group_any(pred), &pre);
 }
 
 SG_OVL int work_group_all(int pred) {
   int pre;
-  return combine_min_int(sub_group_all(pred), &pre);
+  SG_MARK0(work_group_all);
+  return combine_min_int(sg_sub_group_all(pred), &pre);
 }

@@ -75,7 +75,7 @@ has narrow '^\{"kernel":"stripes",'
 has narrow '"simd_efficiency":1\.0000,'
 has narrow '"divergent_branches":0,'
 expect 0 "$SOFTGPU" kernel "$data/oob.cl" -g 64 -l 64 -a 'int[64]'
-has err "^SoftGPU: kernel 'oob': store of 4 bytes at unmapped address 0x[0-9a-f]+ \(0 bytes past the end of buffer arg 0, 256 bytes\) by work-item \(global 63,0,0; group 0,0,0; local 63,0,0\)"
+has err "^SoftGPU: kernel 'oob': input.cl:5:14: store of 4 bytes at unmapped address 0x[0-9a-f]+ \(0 bytes past the end of buffer argument 0 \`out\` \(256 bytes\)\) by work-item \(global 63,0,0; group 0,0,0; local 63,0,0; warp 1 lane 31\)"
 expect 4 "$SOFTGPU" kernel "$data/oob.cl" -g 64 -l 64 -a 'int[64]' --check strict
 has err "^softgpu kernel: the launch of 'oob' failed: CL_OUT_OF_RESOURCES$"
 expect 4 "$SOFTGPU" kernel "$saxpy" -k reverse -g 64 -l 32 -a 'int[64]' -a local:128 --config vortex

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 #include <elf.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,8 +104,8 @@ static void test_corruption(void **state)
   free(copy);
 }
 
-/* The .sg.meta section of a binary (layout: compiler/sg_binary.c). */
-static uint8_t *meta_of(uint8_t *bin)
+/* A section of a binary (layout: compiler/sg_binary.c) and its size. */
+static uint8_t *section_of(uint8_t *bin, const char *name, size_t *size)
 {
   Elf64_Ehdr eh;
   Elf64_Shdr sh, names;
@@ -112,11 +113,71 @@ static uint8_t *meta_of(uint8_t *bin)
   memcpy(&names, bin + eh.e_shoff + eh.e_shstrndx * sizeof sh, sizeof sh);
   for (int i = 0; i < eh.e_shnum; i++) {
     memcpy(&sh, bin + eh.e_shoff + i * sizeof sh, sizeof sh);
-    if (!strcmp((char *)bin + names.sh_offset + sh.sh_name, ".sg.meta"))
+    if (!strcmp((char *)bin + names.sh_offset + sh.sh_name, name)) {
+      if (size)
+        *size = sh.sh_size;
       return bin + sh.sh_offset;
+    }
   }
-  fail_msg("no .sg.meta");
+  fail_msg("no %s", name);
   return NULL;
+}
+
+static uint8_t *meta_of(uint8_t *bin) { return section_of(bin, ".sg.meta", NULL); }
+
+/* Every line with code is found, in input.cl, and quoted from the source
+ * the binary carries. */
+static void test_lines(void **state)
+{
+  (void)state;
+  struct sg_program_image *img = NULL;
+  char err[256];
+  assert_int_equal(sg_program_load(res.binary, res.binary_size, &img, err, sizeof err), SG_OK);
+  assert_string_equal(img->load_warning, "");
+  bool seen[8] = {false};
+  for (uint64_t pc = img->ro_base; pc < img->ro_base + img->ro_size; pc += 4) {
+    struct sg_source_loc loc;
+    if (!sg_program_locate(img, pc, &loc))
+      continue;
+    assert_string_equal(loc.file, "input.cl");
+    assert_true(loc.line >= 1 && loc.line <= 7);
+    assert_non_null(loc.text);
+    seen[loc.line] = true;
+    if (loc.line == 7)
+      assert_memory_equal(loc.text, "__kernel void g(__global int *a) { a[0] = tab[a[1] & 3]; }",
+                          loc.text_len);
+  }
+  assert_true(seen[4] && seen[7]);
+  sg_program_image_free(img);
+}
+
+/* Damaged line tables or embedded source: the binary loads without them,
+ * and says why. */
+static void test_damaged_lines(void **state)
+{
+  (void)state;
+  static const char *const damage[] = {".debug_line", ".sg.source", ".debug_info"};
+  for (size_t d = 0; d < sizeof damage / sizeof damage[0]; d++) {
+    uint8_t *copy = malloc(res.binary_size);
+    assert_non_null(copy);
+    memcpy(copy, res.binary, res.binary_size);
+    size_t size;
+    uint8_t *s = section_of(copy, damage[d], &size);
+    memset(s, 0xff, size);
+    struct sg_program_image *img = NULL;
+    char err[256];
+    assert_int_equal(sg_program_load(copy, res.binary_size, &img, err, sizeof err), SG_OK);
+    if (!strstr(img->load_warning, "ignored"))
+      fail_msg("%s damaged: warning '%s'", damage[d], img->load_warning);
+    struct sg_source_loc loc;
+    bool found = sg_program_locate(img, img->kernels[0].entry_pc + 8, &loc);
+    if (d == 1) /* lines without the source: no quote */
+      assert_true(!found || !loc.text);
+    else
+      assert_false(found);
+    sg_program_image_free(img);
+    free(copy);
+  }
 }
 
 static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
@@ -129,9 +190,10 @@ static uint32_t get32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v
 static void test_metadata_fields(void **state)
 {
   (void)state;
-  enum { HDR = 32, KREC = 72, AREC = 40, NK = 2 };
+  enum { HDR = 32, KREC = 72, AREC = 48, NK = 2 };
   uint8_t *copy = malloc(res.binary_size);
   assert_non_null(copy);
+  memcpy(copy, res.binary, res.binary_size); /* meta_of reads the section table */
   uint8_t *m = meta_of(copy);
   size_t moff = (size_t)(m - copy);
   const size_t k0 = moff + HDR, k1 = k0 + KREC, a0 = moff + HDR + NK * KREC;
@@ -188,6 +250,8 @@ int main(void)
       cmocka_unit_test(test_truncation),
       cmocka_unit_test(test_corruption),
       cmocka_unit_test(test_metadata_fields),
+      cmocka_unit_test(test_lines),
+      cmocka_unit_test(test_damaged_lines),
       cmocka_unit_test(test_device_limits),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

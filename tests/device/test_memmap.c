@@ -53,6 +53,10 @@ static void check_sorted_disjoint_no_null(const struct sg_launch_memmap *m) {
   }
 }
 
+/* The CTA's 64 KiB of stacks sit in the middle of the 0xa0000000-byte stack
+ * window, page-aligned: 0x60000000 + (0xa0000000 - 0x10000) / 2. */
+#define STACK_64K 0xafff8000ull
+
 /* A buffer bound twice (once read-only) maps once, writable; a read-only
  * buffer maps read-only; a null buffer and values map nothing. */
 static void test_regions_and_permissions(void **state) {
@@ -79,7 +83,7 @@ static void test_regions_and_permissions(void **state) {
       {SG_ADDR_CODE + 0x10000, sizeof rw, SG_PERM_R | SG_PERM_W, rw},
       {SG_ADDR_LOCAL, 144, SG_PERM_R | SG_PERM_W, NULL},
       {SG_ADDR_PARAMS, sizeof params, SG_PERM_R, params},
-      {SG_ADDR_STACK, 64 * 1024, SG_PERM_R | SG_PERM_W | SG_PERM_PRIVATE, NULL},
+      {STACK_64K, 64 * 1024, SG_PERM_R | SG_PERM_W | SG_PERM_PRIVATE, NULL},
       {buf_a.addr, buf_a.size, SG_PERM_R | SG_PERM_W, host_a},
       {buf_b.addr, buf_b.size, SG_PERM_R | SG_PERM_STORE_REPORTED, host_b},
   };
@@ -91,8 +95,9 @@ static void test_regions_and_permissions(void **state) {
   }
   assert_int_equal(m.local_index, 2);
   assert_int_equal(m.stack_index, 4);
-  assert_string_equal(m.regions[5].name, "buffer arg 0");
-  assert_string_equal(m.regions[6].name, "buffer arg 1");
+  assert_int_equal(m.stack_base, STACK_64K);
+  assert_string_equal(m.regions[5].name, "buffer argument 0");
+  assert_string_equal(m.regions[6].name, "buffer argument 1");
 
   /* Each worker binds its own local and stack storage. */
   static uint8_t local[144], stack[64 * 1024];
@@ -181,8 +186,52 @@ static void test_rejected_maps(void **state) {
   image = saved;
 }
 
+/* Stacks filling the whole window start at its bottom; more is refused. */
+static void test_stack_window(void **state) {
+  (void)state;
+  struct sg_arg_value args[5] = {{.buffer = NULL}, {.buffer = NULL}, {.buffer = NULL},
+                                 {.local_size = 16}, {.bytes = "abcd"}};
+  struct sg_launch launch = launch_with(args);
+  struct sg_launch_memmap m;
+  char err[256] = "";
+  assert_int_equal(sg_memmap_build(&launch, params, sizeof params, 16, 0xa0000000ull, &m, err,
+                                   sizeof err), SG_OK);
+  assert_int_equal(m.stack_base, SG_ADDR_STACK);
+  assert_int_equal(m.regions[m.stack_index].size, 0xa0000000ull);
+  sg_memmap_free(&m);
+  assert_int_equal(sg_memmap_build(&launch, params, sizeof params, 16, 0xa0000010ull, &m, err,
+                                   sizeof err), SG_EINVAL);
+  assert_non_null(strstr(err, "exceed the 0xa0000000-byte stack window"));
+}
+
+/* Each work-item's stack: private_size rounded up to 16, at least
+ * stack_per_lane when unbounded; how many such stacks the window holds. */
+static void test_private_size(void **state) {
+  (void)state;
+  struct sg_config cfg = {.stack_per_lane = 16384};
+  struct sg_kernel_info k = {.name = "k"};
+  assert_int_equal(sg_device_private_size(&cfg, &k), 0);
+  assert_int_equal(sg_device_private_max_items(&cfg, &k), UINT64_MAX);
+  k.private_size = 10257;
+  assert_int_equal(sg_device_private_size(&cfg, &k), 10272);
+  assert_int_equal(sg_device_private_max_items(&cfg, &k), 0xa0000000ull / 10272);
+  k.private_size = (3ull << 30) + 16; /* more than the window: not one fits */
+  assert_int_equal(sg_device_private_size(&cfg, &k), (3ull << 30) + 16);
+  assert_int_equal(sg_device_private_max_items(&cfg, &k), 0);
+  k.private_size = UINT64_MAX - 3; /* saturates, never wraps to a small size */
+  assert_int_equal(sg_device_private_size(&cfg, &k), UINT64_MAX);
+  assert_int_equal(sg_device_private_max_items(&cfg, &k), 0);
+  k.private_size = 100;
+  k.uses = SG_USES_UNBOUNDED_STACK;
+  assert_int_equal(sg_device_private_size(&cfg, &k), 16384);
+  k.private_size = 20000;
+  assert_int_equal(sg_device_private_size(&cfg, &k), 20000);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_stack_window),
+      cmocka_unit_test(test_private_size),
       cmocka_unit_test(test_regions_and_permissions),
       cmocka_unit_test(test_null_buffers_and_empty_windows),
       cmocka_unit_test(test_sub_buffer_merges),

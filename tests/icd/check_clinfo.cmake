@@ -7,6 +7,12 @@ if(MODE STREQUAL "full" OR MODE STREQUAL "vortex")
 else()
   set(args "-l")
 endif()
+# In the sanitizer build (PRELOAD: the ASan runtime) clinfo, which is not
+# instrumented, loads the instrumented library, so the runtime must be
+# loaded first.
+if(PRELOAD)
+  set(ENV{LD_PRELOAD} "${PRELOAD}")
+endif()
 execute_process(COMMAND ${CLINFO} ${args} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
 message("${out}${err}")
 if(NOT rc EQUAL 0)

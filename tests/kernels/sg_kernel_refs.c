@@ -330,6 +330,45 @@ static void ref_calls_printf_branch(void) {
   calls_finish(v, 0);
 }
 
+/* simt/select_chain: select_chain.cl work-item by work-item. */
+static void select_chain_step(float a, float *s, float *carry) {
+  float uni = a - *s - *carry;
+  if (uni < 0.0f) {
+    uni += 1.0f;
+    *carry = 0x1p-24f;
+  } else {
+    *carry = 0.0f;
+  }
+  *s = uni;
+}
+
+static float select_chain_seed(u32 gid, u32 k) {
+  return (float)((gid * 2654435761u + k * 40503u) >> 8) * 0x1p-24f;
+}
+
+static void ref_select_chain(void) {
+  u32 lanes[NB];
+  float out[NB];
+  for (u32 g = 0; g < NB; g++) {
+    float s0 = select_chain_seed(g, 0), s1 = select_chain_seed(g, 1);
+    float s2 = select_chain_seed(g, 2), s3 = select_chain_seed(g, 3);
+    float s4 = select_chain_seed(g, 4), carry = 0.0f, acc = 0.0f;
+    for (int i = 0; i < 16; i++) {
+      select_chain_step(s2, &s0, &carry);
+      select_chain_step(s3, &s1, &carry);
+      select_chain_step(s4, &s2, &carry);
+      select_chain_step(s0, &s3, &carry);
+      acc += s0;
+    }
+    lanes[g] = 16; /* every iteration's reduction saw its whole sub-group */
+    out[g] = acc;
+  }
+  print_buffer(0, lanes, NB);
+  printf("buffer 1\n");
+  for (u32 i = 0; i < NB; i++)
+    printf("%a%c", out[i], i % 8 == 7 || i == NB - 1 ? '\n' : ' ');
+}
+
 static const struct {
   const char *name;
   void (*ref)(void);
@@ -342,6 +381,7 @@ static const struct {
     {"simt/barrier_reconv", ref_barrier_reconv},
     {"simt/switch", ref_switch},
     {"simt/loop_barrier", ref_loop_barrier},
+    {"simt/select_chain", ref_select_chain},
     {"simt/calls_struct_copy", ref_calls_struct_copy},
     {"simt/calls_struct_copy_O0", ref_calls_struct_copy},
     {"simt/calls_noinline_call", ref_calls_noinline_call},

@@ -13,7 +13,7 @@
 #include "../../samples/sg_sample.h"
 
 enum { EXIT_OK = 0, EXIT_MISMATCH = 1, EXIT_BAD_CASE = 2, EXIT_SKIP = 77 };
-enum { MAX_ARGS = 32, MAX_TOKENS = 1 << 20, MAX_REPORTS = 16, MAX_MESSAGES = 64 };
+enum { MAX_ARGS = 32, MAX_TOKENS = 1 << 20, MAX_REPORTS = 64, MAX_MESSAGES = 64 };
 
 enum type_class { T_SIGNED, T_UNSIGNED, T_FLOAT };
 struct type {
@@ -36,7 +36,7 @@ struct arg {
   size_t count;            /* buffers: elements */
   unsigned char *bytes;    /* buffer initial contents / value bytes */
   size_t size;             /* bytes (local: the __local size) */
-  int check, readonly;
+  int check, readonly, writeonly;
   enum tolerance tol;
   double tol_value;
   cl_mem mem;
@@ -119,8 +119,11 @@ static char *read_file(const char *path) {
 
 /* The next logical line (comments stripped, `\` continuations joined) split
  * into blank-separated tokens, in place. Returns the token count; -1 at EOF.
- * *rest (if non-NULL) gets the text after the first token, for `options`. */
+ * *rest (if non-NULL) gets the text after the first token, blanks inside it
+ * kept (for `options`, `check`, `report`), or NULL if there is none; it is
+ * a copy, valid until the next call, since splitting cuts the line. */
 static int next_line(char **pos, char **tok, int maxtok, char **rest) {
+  static char *rest_copy;
   char *p = *pos;
   if (!*p)
     return -1;
@@ -140,10 +143,22 @@ static int next_line(char **pos, char **tok, int maxtok, char **rest) {
   char *hash = strchr(line, '#');
   if (hash)
     *hash = '\0';
+  free(rest_copy);
+  rest_copy = NULL;
+  if (rest) {
+    const char *blank = " \t\r\f\v";
+    const char *r = line + strspn(line, blank);
+    r += strcspn(r, blank);
+    r += strspn(r, blank);
+    size_t len = strlen(r);
+    while (len && isspace((unsigned char)r[len - 1]))
+      len--;
+    if (len && !(rest_copy = strndup(r, len)))
+      die_case("out of memory");
+    *rest = rest_copy;
+  }
   int n = 0;
   char *s = line;
-  if (rest)
-    *rest = NULL;
   for (;;) {
     while (isspace((unsigned char)*s))
       s++;
@@ -158,8 +173,6 @@ static int next_line(char **pos, char **tok, int maxtok, char **rest) {
       s++;
     if (*s)
       *s++ = '\0';
-    if (n == 1 && rest)
-      *rest = s;
   }
   return n;
 }
@@ -327,6 +340,8 @@ static void parse_buffer(struct arg *a, char **tok, int n) {
       a->check = 1;
     } else if (!strcmp(tok[i], "readonly")) {
       a->readonly = 1;
+    } else if (!strcmp(tok[i], "writeonly")) {
+      a->writeonly = 1;
     } else if ((!strcmp(tok[i], "ulp") || !strcmp(tok[i], "abs")) && i + 1 < n) {
       a->tol = tok[i][0] == 'u' ? TOL_ULP : TOL_ABS;
       char *end;
@@ -605,7 +620,9 @@ static void set_args(struct sg_sample *s, cl_kernel k, struct test_case *tc) {
     cl_mem none = NULL;
     switch (a->kind) {
     case ARG_BUFFER:
-      a->mem = sg_sample_buffer(s, a->readonly ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE, a->size,
+      a->mem = sg_sample_buffer(s, a->readonly    ? CL_MEM_READ_ONLY
+                                 : a->writeonly ? CL_MEM_WRITE_ONLY
+                                                : CL_MEM_READ_WRITE, a->size,
                                 a->bytes);
       SG_CL(clSetKernelArg(k, i, sizeof(cl_mem), &a->mem));
       break;
@@ -673,17 +690,24 @@ static unsigned long check_messages(const struct test_case *tc) {
   return bad;
 }
 
+/* -d: launch the case whatever it expects and check nothing, so that what
+ * another platform or tool (Oclgrind) says about a buggy kernel can be
+ * compared with SoftGPU's reports (bench/bugs.sh). */
+static int diagnose;
+
 static int run_case(struct test_case *tc, const char *base) {
   char path[PATH_MAX + 8];
   struct sg_sample s;
   cl_program prog;
   sg_sample_init_notify(&s, on_notify, NULL);
-  if (tc->expect == EXPECT_FAULT && !sg_sample_is_softgpu(&s)) {
+  if (tc->expect == EXPECT_FAULT && !sg_sample_is_softgpu(&s) && !diagnose) {
     printf("skipped: platform \"%s\" does not isolate device faults\n", s.platform_name);
+    sg_sample_finish(&s);
     return EXIT_SKIP;
   }
-  if (tc->nreports && !sg_sample_is_softgpu(&s)) {
+  if (tc->nreports && !sg_sample_is_softgpu(&s) && !diagnose) {
     printf("skipped: the case checks SoftGPU's reports of undefined behaviour\n");
+    sg_sample_finish(&s);
     return EXIT_SKIP;
   }
   if (tc->source[0])
@@ -709,15 +733,23 @@ static int run_case(struct test_case *tc, const char *base) {
 
   cl_kernel k = sg_sample_kernel(prog, tc->kernel);
   set_args(&s, k, tc);
-  int enqueue_failed;
+  int enqueue_failed, status = EXIT_MISMATCH;
   cl_int err = launch(&s, k, tc, &enqueue_failed);
+  if (diagnose) {
+    printf("launched on \"%s\": %s (%d)\n", s.platform_name, error_name(err), (int)err);
+    for (int m = 0; m < nmessages; m++)
+      printf("report: %s\n", messages[m]);
+    return EXIT_OK;
+  }
   int ok;
   switch (tc->expect) {
   case EXPECT_ENQUEUE_ERROR:
     ok = enqueue_failed && err == tc->expect_code;
     printf("enqueue returned %s (%d), expected %s\n", error_name(err), (int)err,
            error_name(tc->expect_code));
-    return ok ? EXIT_OK : EXIT_MISMATCH;
+    status = ok ? EXIT_OK : EXIT_MISMATCH;
+    ok = 0; /* nothing ran: nothing to compare */
+    break;
   case EXPECT_FAULT:
     ok = err != CL_SUCCESS;
     printf("launch %s (%d)%s\n", ok ? "failed as expected" : "succeeded", (int)err,
@@ -729,40 +761,48 @@ static int run_case(struct test_case *tc, const char *base) {
       printf("launch failed: %s (%d)\n", error_name(err), (int)err);
     break;
   }
-  if (!ok)
-    return EXIT_MISMATCH;
 
-  unsigned long bad = sg_sample_is_softgpu(&s) ? check_messages(tc) : 0;
-  for (cl_uint i = 0; i < tc->nargs; i++) {
-    struct arg *a = &tc->args[i];
-    if (!a->check)
-      continue;
-    unsigned char *got = xmalloc(a->size);
-    sg_sample_read(&s, a->mem, a->size, got);
-    bad += compare(i, a, got, expected[i]);
-    free(got);
-    free(expected[i]);
+  if (ok) {
+    unsigned long bad = sg_sample_is_softgpu(&s) ? check_messages(tc) : 0;
+    for (cl_uint i = 0; i < tc->nargs; i++) {
+      struct arg *a = &tc->args[i];
+      if (!a->check)
+        continue;
+      unsigned char *got = xmalloc(a->size);
+      sg_sample_read(&s, a->mem, a->size, got);
+      bad += compare(i, a, got, expected[i]);
+      free(got);
+    }
+    printf("%s: %lu mismatches on \"%s\"\n", bad ? "FAILED" : "ok", bad, s.platform_name);
+    status = bad ? EXIT_MISMATCH : EXIT_OK;
   }
-  printf("%s: %lu mismatches on \"%s\"\n", bad ? "FAILED" : "ok", bad, s.platform_name);
-  for (cl_uint i = 0; i < tc->nargs; i++)
+  /* Everything is released on every path, so leak checkers see SoftGPU's
+   * leaks only. */
+  for (cl_uint i = 0; i < tc->nargs; i++) {
+    free(expected[i]);
     if (tc->args[i].mem)
       clReleaseMemObject(tc->args[i].mem);
+  }
   clReleaseKernel(k);
   clReleaseProgram(prog);
   sg_sample_finish(&s);
-  return bad ? EXIT_MISMATCH : EXIT_OK;
+  return status;
 }
 
 int main(int argc, char **argv) {
   static struct test_case tc;
   int i = 1;
-  if (argc == 4 && !strcmp(argv[1], "-p")) {
-    setenv("SOFTGPU_SAMPLE_PLATFORM", argv[2], 1);
-    i = 3;
+  for (; i < argc - 1 && argv[i][0] == '-'; i++) {
+    if (!strcmp(argv[i], "-p") && i + 2 < argc)
+      setenv("SOFTGPU_SAMPLE_PLATFORM", argv[++i], 1);
+    else if (!strcmp(argv[i], "-d"))
+      diagnose = 1;
+    else
+      break;
   }
   size_t len = i < argc ? strlen(argv[i]) : 0;
   if (i != argc - 1 || len < 5 || strcmp(argv[i] + len - 4, ".run")) {
-    fprintf(stderr, "usage: %s [-p PLATFORM] CASE.run\n", argv[0]);
+    fprintf(stderr, "usage: %s [-p PLATFORM] [-d] CASE.run\n", argv[0]);
     return EXIT_BAD_CASE;
   }
   char base[PATH_MAX];

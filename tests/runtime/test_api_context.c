@@ -127,6 +127,8 @@ static void test_from_type(void **state) {
   assert_int_equal(err, CL_DEVICE_NOT_FOUND);
   assert_null(clCreateContextFromType(props, (cl_device_type)1 << 20, NULL, NULL, &err));
   assert_int_equal(err, CL_INVALID_DEVICE_TYPE);
+  assert_null(clCreateContextFromType(props, 0, NULL, NULL, &err));
+  assert_int_equal(err, CL_INVALID_DEVICE_TYPE);
   int data;
   assert_null(clCreateContextFromType(props, CL_DEVICE_TYPE_GPU, NULL, &data, &err));
   assert_int_equal(err, CL_INVALID_VALUE);

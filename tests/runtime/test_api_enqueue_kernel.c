@@ -82,8 +82,6 @@ static void test_errors(void **state) {
                    CL_INVALID_WORK_DIMENSION);
   assert_int_equal(clEnqueueNDRangeKernel(f->q, k, 4, NULL, &g, NULL, 0, NULL, NULL),
                    CL_INVALID_WORK_DIMENSION);
-  assert_int_equal(clEnqueueNDRangeKernel(f->q, k, 1, NULL, NULL, NULL, 0, NULL, NULL),
-                   CL_INVALID_GLOBAL_WORK_SIZE);
   assert_int_equal(clEnqueueNDRangeKernel(f->q, k, 1, &off, &big, NULL, 0, NULL, NULL),
                    CL_INVALID_GLOBAL_OFFSET);
   assert_int_equal(clEnqueueNDRangeKernel(f->q, k, 1, NULL, &g, &zero, 0, NULL, NULL),
@@ -339,6 +337,33 @@ static void test_task_and_empty(void **state) {
   clReleaseEvent(ev);
   fx_read(f, m, sizeof out, out);
   assert_int_equal(out[0], 1);
+
+  /* So does a NULL global_work_size (OpenCL 2.1+), once its wait list is
+   * done: it waits for a user event like any command. */
+  cl_int err;
+  cl_event user = clCreateUserEvent(f->ctx, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  assert_int_equal(clEnqueueNDRangeKernel(f->q, fill, 1, NULL, NULL, NULL, 1, &user, &ev),
+                   CL_SUCCESS);
+  assert_int_equal(
+      clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL),
+      CL_SUCCESS);
+  assert_true(status > CL_COMPLETE);
+  assert_int_equal(clSetUserEventStatus(user, CL_COMPLETE), CL_SUCCESS);
+  assert_int_equal(clWaitForEvents(1, &ev), CL_SUCCESS);
+  assert_int_equal(
+      clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL),
+      CL_SUCCESS);
+  assert_int_equal(status, CL_COMPLETE);
+  clReleaseEvent(ev);
+  clReleaseEvent(user);
+  fx_read(f, m, sizeof out, out);
+  assert_int_equal(out[0], 1);
+  /* The other arguments are still checked. */
+  assert_int_equal(clEnqueueNDRangeKernel(f->q, fill, 0, NULL, NULL, NULL, 0, NULL, NULL),
+                   CL_INVALID_WORK_DIMENSION);
+  assert_int_equal(clEnqueueNDRangeKernel(f->q, fill, 1, NULL, NULL, NULL, 1, NULL, NULL),
+                   CL_INVALID_EVENT_WAIT_LIST);
   clReleaseKernel(fill);
   clReleaseKernel(k);
   clReleaseMemObject(m);
@@ -377,11 +402,12 @@ static void test_arg_snapshot(void **state) {
   clReleaseProgram(p);
 }
 
-/* What the context's callback heard. */
-static char notified[1024];
+/* What the context's callback heard, one line per message. */
+static char notified[4096];
 static void CL_CALLBACK on_notify(const char *msg, const void *info, size_t size, void *data) {
   (void)info, (void)size, (void)data;
-  snprintf(notified, sizeof notified, "%s", msg);
+  size_t n = strlen(notified);
+  snprintf(notified + n, sizeof notified - n, "%s\n", msg);
 }
 
 static cl_int run_status(struct fx *f, cl_kernel k) {
@@ -422,9 +448,12 @@ static void test_fault(void **state) {
   fx_read(&mine, mo, sizeof other, other);
   for (int i = 0; i < 16; i++)
     assert_int_equal(other[i], 7);
-  if (!strstr(notified, "kernel 'null_store': store of 4 bytes at unmapped address 0x0 (the "
-                        "null page) by work-item (global 5,0,0;"))
+  if (!strstr(notified, "kernel 'null_store': input.cl:25:35: store of 4 bytes at unmapped "
+                        "address 0x0 (the null page) by work-item (global 5,0,0;") ||
+      !strstr(notified, "; source: if (get_global_id(0) == 5) p[0] = 1;") ||
+      !strstr(notified, "\nkernel 'null_store': 1 finding at 1 site: 1 UNMAPPED (SOFTGPU_CHECK="))
     fail_msg("notified: %s", notified);
+  notified[0] = 0;
   clReleaseKernel(k);
 
   k = fx_kernel(p, "trap");
@@ -434,7 +463,7 @@ static void test_fault(void **state) {
                    CL_SUCCESS);
   fx_arg(k, 0, sizeof mo, &mo);
   assert_true(run_status(&mine, k) < 0);
-  if (!strstr(notified, "kernel 'trap' faulted: trap"))
+  if (!strstr(notified, "kernel 'trap' faulted: input.cl:") || !strstr(notified, ": trap"))
     fail_msg("notified: %s", notified);
   memset(other, 0, sizeof other);
   fx_read(&mine, mo, sizeof other, other);

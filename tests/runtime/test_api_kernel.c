@@ -187,6 +187,63 @@ static void test_every_arg_kind(void **state) {
   clReleaseProgram(p);
 }
 
+static void CL_CALLBACK count_destruction(cl_mem m, void *user_data) {
+  (void)m;
+  ++*(int *)user_data;
+}
+
+/* 5.5.1 clReleaseMemObject: a buffer is deleted once the application's
+ * references are gone and no command uses it; a kernel argument is not a
+ * command, so it does not keep the buffer (CTS
+ * api/retain_mem_object_set_kernel_arg waits for the destructor callback).
+ * The kernel then refuses to launch with the deleted buffer, takes a new one,
+ * and clones and releases safely. */
+static void test_arg_does_not_keep_buffer(void **state) {
+  struct fx *f = *state;
+  cl_int err;
+  cl_program p = fx_build(f, "__kernel void k(__global int *a) { a[get_global_id(0)] = 5; }", NULL);
+  cl_kernel k = fx_kernel(p, "k");
+  cl_mem gone = fx_buffer(f, 64, NULL);
+  int destroyed = 0;
+  assert_int_equal(clSetMemObjectDestructorCallback(gone, count_destruction, &destroyed),
+                   CL_SUCCESS);
+  fx_arg(k, 0, sizeof gone, &gone);
+  cl_kernel clone = clCloneKernel(k, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  assert_int_equal(clReleaseMemObject(gone), CL_SUCCESS);
+  assert_int_equal(destroyed, 1);
+  size_t g = 16;
+  assert_int_equal(clEnqueueNDRangeKernel(f->q, k, 1, NULL, &g, NULL, 0, NULL, NULL),
+                   CL_INVALID_KERNEL_ARGS);
+  assert_int_equal(clEnqueueNDRangeKernel(f->q, clone, 1, NULL, &g, NULL, 0, NULL, NULL),
+                   CL_INVALID_KERNEL_ARGS);
+
+  int out[16] = {0};
+  cl_mem fresh = fx_buffer(f, sizeof out, out);
+  fx_arg(k, 0, sizeof fresh, &fresh);
+  assert_int_equal(clEnqueueNDRangeKernel(f->q, k, 1, NULL, &g, NULL, 0, NULL, NULL), CL_SUCCESS);
+  fx_read(f, fresh, sizeof out, out);
+  for (int i = 0; i < 16; i++)
+    assert_int_equal(out[i], 5);
+
+  /* A command does keep its buffer: released while the launch waits on a
+   * user event, it is deleted only after the launch ran. */
+  cl_event user = clCreateUserEvent(f->ctx, &err);
+  int fresh_destroyed = 0;
+  assert_int_equal(clSetMemObjectDestructorCallback(fresh, count_destruction, &fresh_destroyed),
+                   CL_SUCCESS);
+  assert_int_equal(clEnqueueNDRangeKernel(f->q, k, 1, NULL, &g, NULL, 1, &user, NULL), CL_SUCCESS);
+  assert_int_equal(clReleaseMemObject(fresh), CL_SUCCESS);
+  assert_int_equal(fresh_destroyed, 0);
+  assert_int_equal(clSetUserEventStatus(user, CL_COMPLETE), CL_SUCCESS);
+  assert_int_equal(clFinish(f->q), CL_SUCCESS);
+  assert_int_equal(fresh_destroyed, 1);
+  clReleaseEvent(user);
+  clReleaseKernel(clone);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+}
+
 static void test_arg_info(void **state) {
   struct fx *f = *state;
   for (int with = 0; with < 2; with++) {
@@ -447,12 +504,88 @@ static void test_info_table(void **state) {
   clReleaseProgram(p);
 }
 
+/* CL_KERNEL_PRIVATE_MEM_SIZE is each kernel's own call graph's, exact;
+ * launches whose work-group of stacks the device cannot back are
+ * CL_OUT_OF_RESOURCES; two 10 KiB kernels of one program run; a kernel no
+ * work-group could back does not build. */
+static const char *private_src =
+    "kernel void ten_a(global int *o) { volatile int a[2560]; int g = get_global_id(0);\n"
+    "  for (int k = 0; k < 2560; k++) a[k] = g + k; o[g] = a[(g * 7) % 2560]; }\n"
+    "kernel void ten_b(global int *o) { volatile int b[2560]; int g = get_global_id(0);\n"
+    "  for (int k = 0; k < 2560; k++) b[k] = g - k; o[g] += b[(g * 5) % 2560]; }\n"
+    "kernel void none(global int *o) { o[get_global_id(0)] = 1; }\n"
+    "kernel void huge(global char *o, long n) {\n"
+    "  volatile char a[200ul << 20]; a[n] = 1; o[0] = a[n + 1]; }\n"
+    "int depth(int n) { volatile int pad[16]; pad[n & 15] = n;\n"
+    "  return n <= 0 ? pad[0] : depth(n - 1) + pad[n & 15]; }\n"
+    "kernel void rec(global int *o, int n) { o[0] = depth(n); }\n";
+
+static cl_ulong private_mem(struct fx *f, cl_kernel k) {
+  cl_ulong size = 0;
+  assert_int_equal(clGetKernelWorkGroupInfo(k, f->device, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof size,
+                                            &size, NULL),
+                   CL_SUCCESS);
+  return size;
+}
+
+static void test_private_memory(void **state) {
+  struct fx *f = *state;
+  cl_program p = fx_build(f, private_src, NULL);
+  cl_kernel a = fx_kernel(p, "ten_a"), b = fx_kernel(p, "ten_b"), none = fx_kernel(p, "none"),
+            huge = fx_kernel(p, "huge"), rec = fx_kernel(p, "rec");
+  /* An array plus at most a few saved registers and alignment. */
+  cl_ulong pa = private_mem(f, a), pb = private_mem(f, b), pn = private_mem(f, none);
+  cl_ulong ph = private_mem(f, huge);
+  assert_true(pa >= 10240 && pa <= 10240 + 256);
+  assert_true(pb >= 10240 && pb <= 10240 + 256);
+  assert_true(pn < 256);
+  assert_true(ph >= (200ull << 20) && ph <= (200ull << 20) + 256);
+  if (!getenv("SOFTGPU_CONFIG"))
+    assert_int_equal(private_mem(f, rec), 16384); /* unbounded: stack_per_lane */
+  char log[4096] = "";
+  assert_int_equal(clGetProgramBuildInfo(p, f->device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL),
+                   CL_SUCCESS);
+  assert_non_null(strstr(log, "kernel 'rec': its private memory cannot be bounded (recursion"));
+
+  enum { N = 128 };
+  cl_int out[N];
+  cl_mem m = fx_buffer(f, sizeof out, NULL);
+  size_t gws = N, lws = 64, sixteen = 16;
+  cl_long n = 0;
+  fx_arg(a, 0, sizeof m, &m), fx_arg(b, 0, sizeof m, &m);
+  fx_arg(huge, 0, sizeof m, &m), fx_arg(huge, 1, sizeof n, &n);
+  assert_int_equal(clEnqueueNDRangeKernel(f->q, a, 1, NULL, &gws, &lws, 0, NULL, NULL), CL_SUCCESS);
+  assert_int_equal(clEnqueueNDRangeKernel(f->q, b, 1, NULL, &gws, &lws, 0, NULL, NULL), CL_SUCCESS);
+  fx_read(f, m, sizeof out, out);
+  for (int g = 0; g < N; g++)
+    assert_int_equal(out[g], g + (g * 7) % 2560 + g - (g * 5) % 2560);
+  /* 16 x 200 MiB: more than the 2.5 GiB stack window. */
+  assert_int_equal(clEnqueueNDRangeKernel(f->q, huge, 1, NULL, &sixteen, &sixteen, 0, NULL, NULL),
+                   CL_OUT_OF_RESOURCES);
+  clReleaseMemObject(m);
+  clReleaseKernel(a), clReleaseKernel(b), clReleaseKernel(none), clReleaseKernel(huge);
+  clReleaseKernel(rec);
+  clReleaseProgram(p);
+
+  static const char *too_big = "kernel void k(global char *o, long n) {\n"
+                               "  volatile char a[3ul << 30]; a[n] = 1; o[0] = a[n + 1]; }\n";
+  cl_int err;
+  p = clCreateProgramWithSource(f->ctx, 1, &too_big, NULL, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  assert_int_equal(clBuildProgram(p, 0, NULL, NULL, NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+  assert_int_equal(clGetProgramBuildInfo(p, f->device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL),
+                   CL_SUCCESS);
+  assert_non_null(strstr(log, "kernel 'k' needs 3221225472 bytes of private memory per work-item"));
+  clReleaseProgram(p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_private_memory),
       cmocka_unit_test(test_create),         cmocka_unit_test(test_kernel_info),
       cmocka_unit_test(test_set_arg_errors), cmocka_unit_test(test_every_arg_kind),
       cmocka_unit_test(test_arg_info),       cmocka_unit_test(test_work_group_info),
-      cmocka_unit_test(test_info_table),
+      cmocka_unit_test(test_info_table),     cmocka_unit_test(test_arg_does_not_keep_buffer),
   };
   return cmocka_run_group_tests(tests, fx_setup, fx_teardown);
 }

@@ -726,6 +726,11 @@ static void test_copy_rect_overlap(void **state) {
       {{0, 0, 0}, {0, 0, 2}, {16, 4, 2}, 16, 64, false}, /* spans only touch */
       {{2, 1, 0}, {0, 0, 0}, {4, 2, 1}, 16, 32, true},
       {{12, 0, 0}, {0, 0, 0}, {4, 3, 1}, 16, 48, false}, /* src columns 12..15, dst 0..3 */
+      /* y past the slice height: the boxes of coordinates are apart but
+       * their bytes are the same ones, 32..39 and 48..55. The CTS's
+       * basic/bufferreadwriterect asks for such copies (its own overlap check
+       * uses other pitches than the ones it passes: OpenCL-CTS issue 2765). */
+      {{0, 2, 0}, {0, 0, 1}, {8, 2, 1}, 16, 32, true},
   };
   unsigned char init[N], out[N], ref[N];
   for (int i = 0; i < N; i++)
@@ -981,23 +986,10 @@ static void test_migrate(void **state) {
   clReleaseMemObject(m);
 }
 
-/* 5.3, 5.9, 5.6: no images, samplers, pipes or SVM on this device. */
+/* 5.9, 5.6: no pipes or SVM on this device (images: test_api_image.c). */
 static void test_unsupported(void **state) {
   (void)state;
   cl_int err;
-  cl_uint n = 7;
-  assert_int_equal(
-      clGetSupportedImageFormats(ctx, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, 0, NULL, &n),
-      CL_SUCCESS);
-  assert_int_equal(n, 0);
-  cl_image_format fmt = {CL_RGBA, CL_UNORM_INT8};
-  cl_image_desc desc = {.image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = 4, .image_height = 4};
-  assert_null(clCreateImage(ctx, CL_MEM_READ_ONLY, &fmt, &desc, NULL, &err));
-  assert_int_equal(err, CL_INVALID_OPERATION);
-  assert_null(clCreateSampler(ctx, CL_FALSE, CL_ADDRESS_NONE, CL_FILTER_NEAREST, &err));
-  assert_int_equal(err, CL_INVALID_OPERATION);
-  assert_null(clCreateSamplerWithProperties(ctx, NULL, &err));
-  assert_int_equal(err, CL_INVALID_OPERATION);
   assert_null(clCreatePipe(ctx, 0, 4, 16, NULL, &err));
   assert_int_equal(err, CL_INVALID_OPERATION);
   assert_null(clSVMAlloc(ctx, CL_MEM_READ_WRITE, 64, 0));

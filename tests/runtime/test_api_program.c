@@ -199,6 +199,40 @@ static void run_twice(struct fx *f, cl_program p) {
   clReleaseMemObject(m);
 }
 
+/* 5.8.6: every compile option of OpenCL 3.0 is taken by clBuildProgram and
+ * by clCompileProgram (then linked), and the program still computes. */
+static void test_every_compile_option(void **state) {
+  struct fx *f = *state;
+  static const char *const options[] = {
+      "-DX=1", "-D X", "-I.", "-cl-single-precision-constant", "-cl-denorms-are-zero",
+      "-cl-fp32-correctly-rounded-divide-sqrt", "-cl-opt-disable", "-cl-mad-enable",
+      "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations", "-cl-finite-math-only",
+      "-cl-fast-relaxed-math", "-w", "-Werror", "-cl-std=CL1.2", "-cl-std=CL3.0",
+      "-cl-kernel-arg-info", "-cl-uniform-work-group-size", "-cl-no-subgroup-ifp", "-g",
+      "-cl-strict-aliasing",
+  };
+  for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(f->ctx, 1, &two_kernels, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    err = clBuildProgram(p, 0, NULL, options[i], NULL, NULL);
+    if (err != CL_SUCCESS)
+      fail_msg("clBuildProgram refuses %s: %d", options[i], err);
+    run_twice(f, p);
+    clReleaseProgram(p);
+
+    cl_program obj = clCreateProgramWithSource(f->ctx, 1, &two_kernels, NULL, &err);
+    err = clCompileProgram(obj, 0, NULL, options[i], 0, NULL, NULL, NULL, NULL);
+    if (err != CL_SUCCESS)
+      fail_msg("clCompileProgram refuses %s: %d", options[i], err);
+    cl_program exe = clLinkProgram(f->ctx, 0, NULL, NULL, 1, &obj, NULL, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    run_twice(f, exe);
+    clReleaseProgram(exe);
+    clReleaseProgram(obj);
+  }
+}
+
 static unsigned char *get_binary(struct fx *f, cl_program p, size_t *size) {
   (void)f;
   assert_int_equal(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof *size, size, NULL),
@@ -714,6 +748,7 @@ static void test_info_table(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_create_with_source),    cmocka_unit_test(test_build_and_info),
+      cmocka_unit_test(test_every_compile_option),
       cmocka_unit_test(test_build_failure),         cmocka_unit_test(test_build_arguments),
       cmocka_unit_test(test_binary_round_trip),     cmocka_unit_test(test_unsupported_creation),
       cmocka_unit_test(test_compile_and_link),      cmocka_unit_test(test_global_variables),

@@ -39,9 +39,13 @@ static void test_match_decodes_to_itself(void **state) {
   for (size_t i = 0; i < NTABLE; i++) {
     struct sg_uop u;
     assert_int_equal(table[i].match & ~table[i].mask, 0);
-    sg_decode(table[i].match, &u);
+    /* A texture instruction names register pairs, never x0: a2:a3. */
+    uint32_t w = table[i].match;
+    if (sg_op_unit((enum sg_op)i) == SG_UNIT_TEX)
+      w |= 12u << 7 | 12u << 20;
+    sg_decode(w, &u);
     assert_int_equal(u.op, (int)i);
-    assert_int_equal(u.raw, table[i].match);
+    assert_int_equal(u.raw, w);
   }
 }
 
@@ -216,6 +220,11 @@ static const struct {
     {0x0605852b, "sg.vote.all"},
     {0x0805852b, "sg.ballot"},
     {0x0ac5852b, "sg.shfl"},
+    {0x00b5102b, "sg.mark"},
+    {0x78c7055b, "sg.tex.sample"},  /* .insn r4 0x5b, 0, 0, a0, a4, a2, a5 */
+    {0x7ac7155b, "sg.tex.samplei"}, /* .insn r4 0x5b, 1, 1, a0, a4, a2, a5 */
+    {0x04c7255b, "sg.tex.load"},    /* .insn r4 0x5b, 2, 2, a0, a4, a2, zero */
+    {0x00c7355b, "sg.tex.store"},   /* .insn r4 0x5b, 3, 0, a0, a4, a2, zero */
 };
 
 static void test_known_words(void **state) {
@@ -257,11 +266,17 @@ static void test_disasm(void **state) {
   check_dis(0x0200002b, 0, "sg.exit");
   check_dis(0x0805852b, 0, "sg.ballot a0, a1");
   check_dis(0x0ac5852b, 0, "sg.shfl a0, a1, a2");
+  check_dis(0x00b5102b, 0, "sg.mark work_group_reduce_add, a0, a1");
+  check_dis(0x5800102b, 0, "sg.mark sub_group_barrier, zero, zero");
   check_dis(0x0005050b, 0, "sg.sin.s fa0, fa0");
   check_dis(0x40c5950b, 0, "sg.pow.d fa0, fa1, fa2");
   check_dis(0x00c5f553, 0, "fadd.s fa0, fa1, fa2");       /* dyn: no suffix */
   check_dis(0x00c5b553, 0, "fadd.s fa0, fa1, fa2, rup");
   check_dis(0x00000000, 0, "illegal 0x00000000");
+  check_dis(0x78c7055b, 0, "sg.tex.sample.f a0, a4, a2, a5");
+  check_dis(0x7ac7155b, 0, "sg.tex.samplei.i a0, a4, a2, a5");
+  check_dis(0x04c7255b, 0, "sg.tex.load.u a0, a4, a2");
+  check_dis(0x00c7355b, 0, "sg.tex.store.f a0, a4, a2");
   check_dis(0x00c5a52f, 0, "amoadd.w a0, a2, (a1)");
   check_dis(0x0ff0000f, 0, "fence iorw, iorw");
 }
@@ -273,10 +288,16 @@ static void test_illegal(void **state) {
       0x0000007b,             /* custom-3 */
       0x3c00050b,             /* custom-0, SFU function 30: not in sg_sfu.def */
       0x0c00002b,             /* custom-1 funct7 6 */
-      0x0000102b,             /* custom-1 funct3 1 */
+      0xfe00102b,             /* sg.mark of an undefined kind (funct7 127) */
+      0x0200112b,             /* sg.mark with rd != 0 */
       0x8200101b,             /* slliw with shamt[5] set */
       0x2200551b,             /* srliw with a bad funct7 */
       0x0600006b,             /* reserved major opcode */
+      0x7ec7055b,             /* sg.tex.sample with funct2 (the kind) 3 */
+      0x78c705db,             /* sg.tex.sample into a1: not a register pair */
+      0x7807055b,             /* sg.tex.sample with coordinates in x0:x1 */
+      0x78c7255b,             /* sg.tex.load with a sampler (rs3 must be x0) */
+      0x00c7355b | 1u << 27,  /* sg.tex.store with rs3 not x0 */
   };
   struct sg_uop u;
   for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

@@ -58,5 +58,19 @@ kernel void sg_check(global int *err) {
   CHECK(19, get_sub_group_eq_mask().x == (uint)(1ul << sl));
   if (x > 0) /* only the lanes with x > 0 take part */
     CHECK(20, sub_group_broadcast_first(x) == xs[first + first_pos]);
+
+  /* A bitfield's bits below the maximum sub-group size count, also in the
+   * partial last sub-group (as the CTS's subgroup_functions_ballot reads
+   * cl_khr_subgroup_ballot). */
+  uint4 ones = (uint4)(~0u, ~0u, ~0u, ~0u);
+  ulong upto_m = m >= 64 ? ~0ul : (1ul << m) - 1;
+  CHECK(21, sub_group_ballot_bit_count(ones) == m);
+  CHECK(22, sub_group_ballot_find_msb(ones) == m - 1 && sub_group_ballot_find_lsb(ones) == 0);
+  CHECK(23, sub_group_ballot_inclusive_scan(ones) == sl + 1 &&
+                sub_group_ballot_exclusive_scan(ones) == sl);
+  uint4 ge = get_sub_group_ge_mask(), gt = get_sub_group_gt_mask();
+  ulong ge64 = upto_m & ~((1ul << sl) - 1), gt64 = ge64 & ~(1ul << sl);
+  CHECK(24, ge.x == (uint)ge64 && ge.y == (uint)(ge64 >> 32) && ge.z == 0 && ge.w == 0);
+  CHECK(25, gt.x == (uint)gt64 && gt.y == (uint)(gt64 >> 32) && gt.z == 0 && gt.w == 0);
   err[get_global_id(0)] = e;
 }

@@ -1,0 +1,859 @@
+/* SPDX-License-Identifier: MIT */
+/* SIMT core (DESIGN.md section 4), the translated fast path (config key
+ * `engine = jit`, docs/engine.md): the basic blocks of a pre-decoded program
+ * that hold only instructions without control flow or side effects beyond
+ * registers and checked memory become host functions through LLVM's ORC JIT,
+ * one module per program, with the warp's lanes as LLVM vectors. The
+ * interpreter (sg_execute.c) stays the reference: a block runs only when
+ * every lane of the warp is active and nothing observes the core, memory
+ * goes through the interpreter's own span check (a block leaves to the
+ * interpreter before any access that check does not clear), and whatever a
+ * block cannot express stays interpreted. A translation that fails leaves
+ * the whole program interpreted. */
+#include "sg_fp.h"
+#include "sg_sim_impl.h"
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Orc.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_BLOCK 512         /* instructions per block */
+#define MAX_JIT_WORDS 200000  /* larger programs stay interpreted */
+#define ROW (SG_MAX_WARP_SIZE * 8)
+
+/* A kernel entry: the warp instructions its CTAs ran interpreted, until it
+ * is translated (sg_sim_config.jit_threshold). */
+struct kernel {
+  uint64_t entry_pc, insns;
+  bool translated;
+};
+
+struct sg_jit {
+  pthread_mutex_t lock;       /* translation happens under it, once per kernel entry */
+  bool failed;                /* a translation failed: the program is interpreted */
+  unsigned ws;                /* the warp size it is made for */
+  LLVMOrcLLJITRef lljit;
+  LLVMTargetMachineRef tm;    /* the host's, for the optimisation passes */
+  char *layout, *triple;
+  struct kernel *kernels;     /* the entries launched so far */
+  uint32_t nkernels;
+  struct sg_jit_entry *entry; /* per word; fn NULL: interpret */
+  double compile_ms;
+  uint32_t blocks, insns;
+};
+
+/* ---- Which instructions a block holds ----------------------------------- */
+
+enum kind { K_NONE, K_ALU, K_FP, K_LOAD, K_STORE, K_CSR };
+
+static bool fp_rm_ok(const struct sg_uop *u) { return u->rm == SG_RNE || u->rm == SG_RM_DYN; }
+
+/* What the translator does with u (K_NONE: the block ends before it). FP
+ * arithmetic only where the interpreter takes its plain path: flags never
+ * read (code->track_fflags) and round-to-nearest (a dynamic rounding mode is
+ * checked when the block is entered). */
+static enum kind kind_of(const struct sg_code *code, const struct sg_uop *u) {
+  switch ((enum sg_op)u->op) {
+  case SG_OP_LUI: case SG_OP_AUIPC: case SG_OP_ADDI: case SG_OP_SLTI: case SG_OP_SLTIU:
+  case SG_OP_XORI: case SG_OP_ORI: case SG_OP_ANDI: case SG_OP_SLLI: case SG_OP_SRLI:
+  case SG_OP_SRAI: case SG_OP_ADD: case SG_OP_SUB: case SG_OP_SLL: case SG_OP_SLT:
+  case SG_OP_SLTU: case SG_OP_XOR: case SG_OP_SRL: case SG_OP_SRA: case SG_OP_OR:
+  case SG_OP_AND: case SG_OP_ADDIW: case SG_OP_SLLIW: case SG_OP_SRLIW: case SG_OP_SRAIW:
+  case SG_OP_ADDW: case SG_OP_SUBW: case SG_OP_SLLW: case SG_OP_SRLW: case SG_OP_SRAW:
+  case SG_OP_MUL: case SG_OP_MULH: case SG_OP_MULHSU: case SG_OP_MULHU: case SG_OP_MULW:
+  case SG_OP_DIV: case SG_OP_DIVU: case SG_OP_REM: case SG_OP_REMU: case SG_OP_DIVW:
+  case SG_OP_DIVUW: case SG_OP_REMW: case SG_OP_REMUW:
+  case SG_OP_FSGNJ_S: case SG_OP_FSGNJN_S: case SG_OP_FSGNJX_S: case SG_OP_FSGNJ_D:
+  case SG_OP_FSGNJN_D: case SG_OP_FSGNJX_D: case SG_OP_FMV_X_W: case SG_OP_FMV_W_X:
+  case SG_OP_FMV_X_D: case SG_OP_FMV_D_X:
+    return K_ALU;
+  case SG_OP_FADD_S: case SG_OP_FSUB_S: case SG_OP_FMUL_S: case SG_OP_FDIV_S:
+  case SG_OP_FSQRT_S: case SG_OP_FADD_D: case SG_OP_FSUB_D: case SG_OP_FMUL_D:
+  case SG_OP_FDIV_D: case SG_OP_FSQRT_D: case SG_OP_FMADD_S: case SG_OP_FMSUB_S:
+  case SG_OP_FNMSUB_S: case SG_OP_FNMADD_S: case SG_OP_FMADD_D: case SG_OP_FMSUB_D:
+  case SG_OP_FNMSUB_D: case SG_OP_FNMADD_D: case SG_OP_FCVT_S_W: case SG_OP_FCVT_S_WU:
+  case SG_OP_FCVT_S_L: case SG_OP_FCVT_S_LU: case SG_OP_FCVT_D_W: case SG_OP_FCVT_D_WU:
+  case SG_OP_FCVT_D_L: case SG_OP_FCVT_D_LU:
+    return !code->track_fflags && fp_rm_ok(u) ? K_FP : K_NONE;
+  case SG_OP_LB: case SG_OP_LH: case SG_OP_LW: case SG_OP_LD: case SG_OP_LBU:
+  case SG_OP_LHU: case SG_OP_LWU: case SG_OP_FLW: case SG_OP_FLD:
+    return K_LOAD;
+  case SG_OP_SB: case SG_OP_SH: case SG_OP_SW: case SG_OP_SD: case SG_OP_FSW: case SG_OP_FSD:
+    return K_STORE;
+  case SG_OP_CSRRS: case SG_OP_CSRRC: case SG_OP_CSRRSI: case SG_OP_CSRRCI: {
+    /* plain reads of the SIMT CSRs (their values do not change in a block) */
+    unsigned csr = (unsigned)u->imm;
+    return u->rs1 == 0 && csr >= SG_CSR_LANE && sg_csr_name(csr) ? K_CSR : K_NONE;
+  }
+  default:
+    return K_NONE;
+  }
+}
+
+/* Block starts: the first word, targets of branches and jumps, reconvergence
+ * points and whatever follows an instruction a block cannot hold. Blocks end
+ * at the next start, so a reconvergence point is never inside one. */
+static bool *leaders(const struct sg_code *code) {
+  bool *lead = calloc(code->n + 1, 1);
+  if (!lead)
+    return NULL;
+  lead[0] = true;
+  for (size_t i = 0; i < code->n; i++) {
+    const struct sg_uop *u = &code->uops[i];
+    uint64_t pc = code->base + 4 * i;
+    enum sg_flow flow = sg_uop_flow(u);
+    if (flow == SG_FLOW_BRANCH || flow == SG_FLOW_JUMP || (flow == SG_FLOW_CALL && u->op == SG_OP_JAL)) {
+      uint64_t t = pc + (uint64_t)u->imm;
+      if (t >= code->base && (t - code->base) / 4 < code->n && !(t & 3))
+        lead[(t - code->base) / 4] = true;
+    }
+    if (kind_of(code, u) == K_NONE || flow != SG_FLOW_NEXT)
+      lead[i + 1] = true;
+    uint64_t r = code->reconv[i];
+    if (r != SG_RECONV_EXIT && r >= code->base && (r - code->base) / 4 < code->n)
+      lead[(r - code->base) / 4] = true;
+  }
+  return lead;
+}
+
+/* ---- IR ----------------------------------------------------------------- */
+
+struct gen {
+  LLVMContextRef ctx;
+  LLVMModuleRef mod;
+  LLVMBuilderRef b;
+  LLVMValueRef fn, core, warp;
+  LLVMTypeRef i8, i16, i32, i64, i128, f32, f64, ptr, vi64, vi32, vf32, vf64;
+  LLVMTypeRef span_ty, csr_ty, value_ty;
+  unsigned ws;
+};
+
+static LLVMValueRef c64(struct gen *g, uint64_t v) { return LLVMConstInt(g->i64, v, false); }
+static LLVMValueRef c32(struct gen *g, uint64_t v) { return LLVMConstInt(g->i32, v, false); }
+static LLVMValueRef splat(struct gen *g, LLVMTypeRef vt, LLVMValueRef s) {
+  LLVMValueRef *e = malloc(g->ws * sizeof *e);
+  for (unsigned l = 0; l < g->ws; l++)
+    e[l] = s;
+  LLVMValueRef v = LLVMConstVector(e, g->ws);
+  (void)vt;
+  free(e);
+  return v;
+}
+/* A vector of ws copies of a computed value. */
+static LLVMValueRef vsplat(struct gen *g, LLVMTypeRef vt, LLVMValueRef v) {
+  LLVMValueRef one = LLVMBuildInsertElement(g->b, LLVMGetUndef(vt), v, c32(g, 0), "");
+  LLVMValueRef zeros = LLVMConstNull(LLVMVectorType(g->i32, g->ws));
+  return LLVMBuildShuffleVector(g->b, one, LLVMGetUndef(vt), zeros, "");
+}
+static LLVMValueRef s64(struct gen *g, uint64_t v) { return splat(g, g->vi64, c64(g, v)); }
+static LLVMValueRef s32(struct gen *g, uint64_t v) { return splat(g, g->vi32, c32(g, v)); }
+
+static LLVMValueRef row_ptr(struct gen *g, bool fp, unsigned r) {
+  size_t off = (fp ? offsetof(struct sg_warp, f) : offsetof(struct sg_warp, x)) + (size_t)r * ROW;
+  LLVMValueRef idx = c64(g, off);
+  return LLVMBuildGEP2(g->b, g->i8, g->warp, &idx, 1, "");
+}
+static LLVMValueRef get(struct gen *g, bool fp, unsigned r) {
+  LLVMValueRef v = LLVMBuildLoad2(g->b, g->vi64, row_ptr(g, fp, r), "");
+  LLVMSetAlignment(v, 8);
+  return v;
+}
+static void set(struct gen *g, bool fp, unsigned r, LLVMValueRef v) {
+  LLVMValueRef s = LLVMBuildStore(g->b, v, row_ptr(g, fp, r));
+  LLVMSetAlignment(s, 8);
+}
+#define X(r) get(g, false, (r))
+#define F(r) get(g, true, (r))
+
+static LLVMValueRef sext32(struct gen *g, LLVMValueRef v64) {
+  return LLVMBuildSExt(g->b, LLVMBuildTrunc(g->b, v64, g->vi32, ""), g->vi64, "");
+}
+static LLVMValueRef lo32(struct gen *g, LLVMValueRef v64) {
+  return LLVMBuildTrunc(g->b, v64, g->vi32, "");
+}
+
+/* sg_f32: a NaN-boxed single, anything else the canonical NaN. */
+static LLVMValueRef unbox(struct gen *g, LLVMValueRef v) {
+  LLVMValueRef boxed = LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildLShr(g->b, v, s64(g, 32), ""),
+                                     s64(g, 0xffffffffu), "");
+  LLVMValueRef bits = LLVMBuildSelect(g->b, boxed, lo32(g, v), s32(g, 0x7fc00000u), "");
+  return LLVMBuildBitCast(g->b, bits, g->vf32, "");
+}
+/* sg_canon32 / sg_canon64: any NaN becomes the canonical NaN. */
+static LLVMValueRef canon32(struct gen *g, LLVMValueRef f) {
+  LLVMValueRef isnan = LLVMBuildFCmp(g->b, LLVMRealUNO, f, f, "");
+  LLVMValueRef bits = LLVMBuildZExt(g->b, LLVMBuildBitCast(g->b, f, g->vi32, ""), g->vi64, "");
+  bits = LLVMBuildOr(g->b, bits, s64(g, 0xffffffff00000000ull), "");
+  return LLVMBuildSelect(g->b, isnan, s64(g, SG_CANON32), bits, "");
+}
+static LLVMValueRef canon64(struct gen *g, LLVMValueRef d) {
+  LLVMValueRef isnan = LLVMBuildFCmp(g->b, LLVMRealUNO, d, d, "");
+  return LLVMBuildSelect(g->b, isnan, s64(g, SG_CANON64), LLVMBuildBitCast(g->b, d, g->vi64, ""),
+                         "");
+}
+static LLVMValueRef d64(struct gen *g, LLVMValueRef v) { return LLVMBuildBitCast(g->b, v, g->vf64, ""); }
+
+static LLVMValueRef intrinsic(struct gen *g, const char *name, LLVMTypeRef t, LLVMValueRef *args,
+                              unsigned n) {
+  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+  LLVMValueRef f = LLVMGetIntrinsicDeclaration(g->mod, id, &t, 1);
+  return LLVMBuildCall2(g->b, LLVMIntrinsicGetType(g->ctx, id, &t, 1), f, args, n, "");
+}
+
+/* High 64 bits of a 128-bit product; sa/sb: sign-extend a / b. */
+static LLVMValueRef mulh(struct gen *g, LLVMValueRef a, LLVMValueRef b, bool sa, bool sb) {
+  LLVMTypeRef v128 = LLVMVectorType(g->i128, g->ws);
+  LLVMValueRef wa = sa ? LLVMBuildSExt(g->b, a, v128, "") : LLVMBuildZExt(g->b, a, v128, "");
+  LLVMValueRef wb = sb ? LLVMBuildSExt(g->b, b, v128, "") : LLVMBuildZExt(g->b, b, v128, "");
+  LLVMValueRef p = LLVMBuildMul(g->b, wa, wb, "");
+  p = LLVMBuildLShr(g->b, p, splat(g, v128, LLVMConstInt(g->i128, 64, false)), "");
+  return LLVMBuildTrunc(g->b, p, g->vi64, "");
+}
+
+/* RISC-V division (no traps): x/0 = -1 (unsigned: all ones), x%0 = x,
+ * MIN/-1 = MIN, MIN%-1 = 0; w: 32-bit, sign-extended results. */
+static LLVMValueRef divide(struct gen *g, LLVMValueRef a, LLVMValueRef b, bool sgn, bool rem,
+                           bool w) {
+  LLVMTypeRef vt = w ? g->vi32 : g->vi64;
+  if (w)
+    a = lo32(g, a), b = lo32(g, b);
+  LLVMValueRef zero = splat(g, vt, LLVMConstInt(w ? g->i32 : g->i64, 0, false));
+  LLVMValueRef one = splat(g, vt, LLVMConstInt(w ? g->i32 : g->i64, 1, false));
+  LLVMValueRef ones = splat(g, vt, LLVMConstInt(w ? g->i32 : g->i64, ~0ull, false));
+  LLVMValueRef min = splat(g, vt, LLVMConstInt(w ? g->i32 : g->i64, w ? 0x80000000ull : 1ull << 63, false));
+  LLVMValueRef bz = LLVMBuildICmp(g->b, LLVMIntEQ, b, zero, "");
+  LLVMValueRef ovf = sgn ? LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, a, min, ""),
+                                        LLVMBuildICmp(g->b, LLVMIntEQ, b, ones, ""), "")
+                         : NULL;
+  LLVMValueRef bad = ovf ? LLVMBuildOr(g->b, bz, ovf, "") : bz;
+  LLVMValueRef sb = LLVMBuildSelect(g->b, bad, one, b, "");
+  LLVMValueRef r = rem ? (sgn ? LLVMBuildSRem(g->b, a, sb, "") : LLVMBuildURem(g->b, a, sb, ""))
+                       : (sgn ? LLVMBuildSDiv(g->b, a, sb, "") : LLVMBuildUDiv(g->b, a, sb, ""));
+  if (rem) {
+    r = LLVMBuildSelect(g->b, bz, a, r, "");
+    if (ovf)
+      r = LLVMBuildSelect(g->b, ovf, zero, r, "");
+  } else {
+    r = LLVMBuildSelect(g->b, bz, ones, r, "");
+    if (ovf)
+      r = LLVMBuildSelect(g->b, ovf, min, r, "");
+  }
+  return w ? LLVMBuildSExt(g->b, r, g->vi64, "") : r;
+}
+
+static LLVMValueRef shamt(struct gen *g, LLVMValueRef v, unsigned mask) {
+  return LLVMBuildAnd(g->b, v, s64(g, mask), "");
+}
+
+/* An integer or register-move instruction: rd = f(rs1, rs2, imm). */
+static void gen_alu(struct gen *g, const struct sg_uop *u, uint64_t pc) {
+  LLVMBuilderRef b = g->b;
+  LLVMValueRef imm = s64(g, (uint64_t)u->imm), r = NULL;
+  LLVMValueRef (*sh)(LLVMBuilderRef, LLVMValueRef, LLVMValueRef, const char *) = NULL;
+  switch ((enum sg_op)u->op) {
+  case SG_OP_LUI: r = imm; break;
+  case SG_OP_AUIPC: r = s64(g, pc + (uint64_t)u->imm); break;
+  case SG_OP_ADDI: r = LLVMBuildAdd(b, X(u->rs1), imm, ""); break;
+  case SG_OP_SLTI: r = LLVMBuildZExt(b, LLVMBuildICmp(b, LLVMIntSLT, X(u->rs1), imm, ""), g->vi64, ""); break;
+  case SG_OP_SLTIU: r = LLVMBuildZExt(b, LLVMBuildICmp(b, LLVMIntULT, X(u->rs1), imm, ""), g->vi64, ""); break;
+  case SG_OP_XORI: r = LLVMBuildXor(b, X(u->rs1), imm, ""); break;
+  case SG_OP_ORI: r = LLVMBuildOr(b, X(u->rs1), imm, ""); break;
+  case SG_OP_ANDI: r = LLVMBuildAnd(b, X(u->rs1), imm, ""); break;
+  case SG_OP_SLLI: r = LLVMBuildShl(b, X(u->rs1), shamt(g, imm, 63), ""); break;
+  case SG_OP_SRLI: r = LLVMBuildLShr(b, X(u->rs1), shamt(g, imm, 63), ""); break;
+  case SG_OP_SRAI: r = LLVMBuildAShr(b, X(u->rs1), shamt(g, imm, 63), ""); break;
+  case SG_OP_ADD: r = LLVMBuildAdd(b, X(u->rs1), X(u->rs2), ""); break;
+  case SG_OP_SUB: r = LLVMBuildSub(b, X(u->rs1), X(u->rs2), ""); break;
+  case SG_OP_SLL: r = LLVMBuildShl(b, X(u->rs1), shamt(g, X(u->rs2), 63), ""); break;
+  case SG_OP_SRL: r = LLVMBuildLShr(b, X(u->rs1), shamt(g, X(u->rs2), 63), ""); break;
+  case SG_OP_SRA: r = LLVMBuildAShr(b, X(u->rs1), shamt(g, X(u->rs2), 63), ""); break;
+  case SG_OP_SLT: r = LLVMBuildZExt(b, LLVMBuildICmp(b, LLVMIntSLT, X(u->rs1), X(u->rs2), ""), g->vi64, ""); break;
+  case SG_OP_SLTU: r = LLVMBuildZExt(b, LLVMBuildICmp(b, LLVMIntULT, X(u->rs1), X(u->rs2), ""), g->vi64, ""); break;
+  case SG_OP_XOR: r = LLVMBuildXor(b, X(u->rs1), X(u->rs2), ""); break;
+  case SG_OP_OR: r = LLVMBuildOr(b, X(u->rs1), X(u->rs2), ""); break;
+  case SG_OP_AND: r = LLVMBuildAnd(b, X(u->rs1), X(u->rs2), ""); break;
+  case SG_OP_ADDIW: r = sext32(g, LLVMBuildAdd(b, X(u->rs1), imm, "")); break;
+  case SG_OP_ADDW: r = sext32(g, LLVMBuildAdd(b, X(u->rs1), X(u->rs2), "")); break;
+  case SG_OP_SUBW: r = sext32(g, LLVMBuildSub(b, X(u->rs1), X(u->rs2), "")); break;
+  case SG_OP_MULW: r = sext32(g, LLVMBuildMul(b, X(u->rs1), X(u->rs2), "")); break;
+  case SG_OP_SLLIW: sh = LLVMBuildShl; goto shift_w_imm;
+  case SG_OP_SRLIW: sh = LLVMBuildLShr; goto shift_w_imm;
+  case SG_OP_SRAIW: sh = LLVMBuildAShr;
+  shift_w_imm:
+    r = LLVMBuildSExt(b, sh(b, lo32(g, X(u->rs1)), s32(g, (uint64_t)u->imm & 31), ""), g->vi64, "");
+    break;
+  case SG_OP_SLLW: sh = LLVMBuildShl; goto shift_w;
+  case SG_OP_SRLW: sh = LLVMBuildLShr; goto shift_w;
+  case SG_OP_SRAW: sh = LLVMBuildAShr;
+  shift_w:
+    r = LLVMBuildSExt(b, sh(b, lo32(g, X(u->rs1)), lo32(g, shamt(g, X(u->rs2), 31)), ""), g->vi64, "");
+    break;
+  case SG_OP_MUL: r = LLVMBuildMul(b, X(u->rs1), X(u->rs2), ""); break;
+  case SG_OP_MULH: r = mulh(g, X(u->rs1), X(u->rs2), true, true); break;
+  case SG_OP_MULHSU: r = mulh(g, X(u->rs1), X(u->rs2), true, false); break;
+  case SG_OP_MULHU: r = mulh(g, X(u->rs1), X(u->rs2), false, false); break;
+  case SG_OP_DIV: r = divide(g, X(u->rs1), X(u->rs2), true, false, false); break;
+  case SG_OP_DIVU: r = divide(g, X(u->rs1), X(u->rs2), false, false, false); break;
+  case SG_OP_REM: r = divide(g, X(u->rs1), X(u->rs2), true, true, false); break;
+  case SG_OP_REMU: r = divide(g, X(u->rs1), X(u->rs2), false, true, false); break;
+  case SG_OP_DIVW: r = divide(g, X(u->rs1), X(u->rs2), true, false, true); break;
+  case SG_OP_DIVUW: r = divide(g, X(u->rs1), X(u->rs2), false, false, true); break;
+  case SG_OP_REMW: r = divide(g, X(u->rs1), X(u->rs2), true, true, true); break;
+  case SG_OP_REMUW: r = divide(g, X(u->rs1), X(u->rs2), false, true, true); break;
+  case SG_OP_FSGNJ_S: case SG_OP_FSGNJN_S: case SG_OP_FSGNJX_S: {
+    /* on the unboxed bits: a non-boxed input reads as the canonical NaN */
+    LLVMValueRef a = LLVMBuildZExt(b, LLVMBuildBitCast(b, unbox(g, F(u->rs1)), g->vi32, ""), g->vi64, "");
+    LLVMValueRef c = LLVMBuildZExt(b, LLVMBuildBitCast(b, unbox(g, F(u->rs2)), g->vi32, ""), g->vi64, "");
+    LLVMValueRef sign = s64(g, 0x80000000u);
+    if (u->op == SG_OP_FSGNJ_S)
+      r = LLVMBuildOr(b, LLVMBuildAnd(b, a, s64(g, 0x7fffffffu), ""), LLVMBuildAnd(b, c, sign, ""), "");
+    else if (u->op == SG_OP_FSGNJN_S)
+      r = LLVMBuildOr(b, LLVMBuildAnd(b, a, s64(g, 0x7fffffffu), ""),
+                      LLVMBuildAnd(b, LLVMBuildNot(b, c, ""), sign, ""), "");
+    else
+      r = LLVMBuildXor(b, a, LLVMBuildAnd(b, c, sign, ""), "");
+    set(g, true, u->rd & 31, LLVMBuildOr(b, r, s64(g, 0xffffffff00000000ull), ""));
+    return;
+  }
+  case SG_OP_FSGNJ_D: case SG_OP_FSGNJN_D: case SG_OP_FSGNJX_D: {
+    LLVMValueRef a = F(u->rs1), c = F(u->rs2), sign = s64(g, 1ull << 63);
+    if (u->op == SG_OP_FSGNJ_D)
+      r = LLVMBuildOr(b, LLVMBuildAnd(b, a, s64(g, ~(1ull << 63)), ""), LLVMBuildAnd(b, c, sign, ""), "");
+    else if (u->op == SG_OP_FSGNJN_D)
+      r = LLVMBuildOr(b, LLVMBuildAnd(b, a, s64(g, ~(1ull << 63)), ""),
+                      LLVMBuildAnd(b, LLVMBuildNot(b, c, ""), sign, ""), "");
+    else
+      r = LLVMBuildXor(b, a, LLVMBuildAnd(b, c, sign, ""), "");
+    set(g, true, u->rd & 31, r);
+    return;
+  }
+  case SG_OP_FMV_X_W: r = sext32(g, F(u->rs1)); break;
+  case SG_OP_FMV_X_D: r = F(u->rs1); break;
+  case SG_OP_FMV_W_X:
+    set(g, true, u->rd & 31,
+        LLVMBuildOr(b, LLVMBuildZExt(b, lo32(g, X(u->rs1)), g->vi64, ""), s64(g, 0xffffffff00000000ull), ""));
+    return;
+  case SG_OP_FMV_D_X: set(g, true, u->rd & 31, X(u->rs1)); return;
+  default: return;
+  }
+  set(g, false, u->rd, r);
+}
+
+/* FP arithmetic as the interpreter's plain path: host IEEE operations in
+ * round-to-nearest, results canonicalised. */
+static void gen_fp(struct gen *g, const struct sg_uop *u) {
+  LLVMBuilderRef b = g->b;
+  LLVMValueRef r = NULL;
+  bool single = true;
+  switch ((enum sg_op)u->op) {
+  case SG_OP_FADD_S: r = LLVMBuildFAdd(b, unbox(g, F(u->rs1)), unbox(g, F(u->rs2)), ""); break;
+  case SG_OP_FSUB_S: r = LLVMBuildFSub(b, unbox(g, F(u->rs1)), unbox(g, F(u->rs2)), ""); break;
+  case SG_OP_FMUL_S: r = LLVMBuildFMul(b, unbox(g, F(u->rs1)), unbox(g, F(u->rs2)), ""); break;
+  case SG_OP_FDIV_S: r = LLVMBuildFDiv(b, unbox(g, F(u->rs1)), unbox(g, F(u->rs2)), ""); break;
+  case SG_OP_FSQRT_S: {
+    LLVMValueRef a = unbox(g, F(u->rs1));
+    r = intrinsic(g, "llvm.sqrt", g->vf32, &a, 1);
+    break;
+  }
+  case SG_OP_FMADD_S: case SG_OP_FMSUB_S: case SG_OP_FNMSUB_S: case SG_OP_FNMADD_S: {
+    LLVMValueRef a[3] = {unbox(g, F(u->rs1)), unbox(g, F(u->rs2)), unbox(g, F(u->rs3))};
+    if (u->op == SG_OP_FNMSUB_S || u->op == SG_OP_FNMADD_S)
+      a[0] = LLVMBuildFNeg(b, a[0], "");
+    if (u->op == SG_OP_FMSUB_S || u->op == SG_OP_FNMADD_S)
+      a[2] = LLVMBuildFNeg(b, a[2], "");
+    r = intrinsic(g, "llvm.fma", g->vf32, a, 3);
+    break;
+  }
+  case SG_OP_FCVT_S_W: r = LLVMBuildSIToFP(b, lo32(g, X(u->rs1)), g->vf32, ""); break;
+  case SG_OP_FCVT_S_WU: r = LLVMBuildUIToFP(b, lo32(g, X(u->rs1)), g->vf32, ""); break;
+  case SG_OP_FCVT_S_L: r = LLVMBuildSIToFP(b, X(u->rs1), g->vf32, ""); break;
+  case SG_OP_FCVT_S_LU: r = LLVMBuildUIToFP(b, X(u->rs1), g->vf32, ""); break;
+  default: single = false; break;
+  }
+  if (!single) {
+    switch ((enum sg_op)u->op) {
+    case SG_OP_FADD_D: r = LLVMBuildFAdd(b, d64(g, F(u->rs1)), d64(g, F(u->rs2)), ""); break;
+    case SG_OP_FSUB_D: r = LLVMBuildFSub(b, d64(g, F(u->rs1)), d64(g, F(u->rs2)), ""); break;
+    case SG_OP_FMUL_D: r = LLVMBuildFMul(b, d64(g, F(u->rs1)), d64(g, F(u->rs2)), ""); break;
+    case SG_OP_FDIV_D: r = LLVMBuildFDiv(b, d64(g, F(u->rs1)), d64(g, F(u->rs2)), ""); break;
+    case SG_OP_FSQRT_D: {
+      LLVMValueRef a = d64(g, F(u->rs1));
+      r = intrinsic(g, "llvm.sqrt", g->vf64, &a, 1);
+      break;
+    }
+    case SG_OP_FMADD_D: case SG_OP_FMSUB_D: case SG_OP_FNMSUB_D: case SG_OP_FNMADD_D: {
+      LLVMValueRef a[3] = {d64(g, F(u->rs1)), d64(g, F(u->rs2)), d64(g, F(u->rs3))};
+      if (u->op == SG_OP_FNMSUB_D || u->op == SG_OP_FNMADD_D)
+        a[0] = LLVMBuildFNeg(b, a[0], "");
+      if (u->op == SG_OP_FMSUB_D || u->op == SG_OP_FNMADD_D)
+        a[2] = LLVMBuildFNeg(b, a[2], "");
+      r = intrinsic(g, "llvm.fma", g->vf64, a, 3);
+      break;
+    }
+    case SG_OP_FCVT_D_W: r = LLVMBuildSIToFP(b, lo32(g, X(u->rs1)), g->vf64, ""); break;
+    case SG_OP_FCVT_D_WU: r = LLVMBuildUIToFP(b, lo32(g, X(u->rs1)), g->vf64, ""); break;
+    case SG_OP_FCVT_D_L: r = LLVMBuildSIToFP(b, X(u->rs1), g->vf64, ""); break;
+    case SG_OP_FCVT_D_LU: r = LLVMBuildUIToFP(b, X(u->rs1), g->vf64, ""); break;
+    default: return;
+    }
+  }
+  set(g, true, u->rd & 31, single ? canon32(g, r) : canon64(g, r));
+}
+
+/* A load or store: the interpreter's span check for the warp (one region,
+ * the right permissions, each lane in its own stack slot) gives the host
+ * address of the lowest lane; when it does not clear the access the block
+ * returns the number of instructions it ran, and the interpreter runs this
+ * one lane by lane with its findings. */
+static void gen_mem(struct gen *g, const struct sg_uop *u, enum kind k, uint32_t done) {
+  LLVMBuilderRef b = g->b;
+  unsigned size = 8;
+  LLVMTypeRef t = g->i64;
+  bool sign = false, fp = false;
+  switch ((enum sg_op)u->op) {
+  case SG_OP_LB: sign = true; /* fall through */
+  case SG_OP_LBU: case SG_OP_SB: size = 1, t = g->i8; break;
+  case SG_OP_LH: sign = true; /* fall through */
+  case SG_OP_LHU: case SG_OP_SH: size = 2, t = g->i16; break;
+  case SG_OP_LW: sign = true; /* fall through */
+  case SG_OP_LWU: case SG_OP_SW: size = 4, t = g->i32; break;
+  case SG_OP_FLW: case SG_OP_FSW: size = 4, t = g->i32, fp = true; break;
+  case SG_OP_FLD: case SG_OP_FSD: fp = true; break;
+  default: break;
+  }
+  LLVMValueRef addr = LLVMBuildAdd(b, X(u->rs1), s64(g, (uint64_t)u->imm), "");
+  LLVMValueRef lo = intrinsic(g, "llvm.vector.reduce.umin", g->vi64, &addr, 1);
+  LLVMValueRef hi = intrinsic(g, "llvm.vector.reduce.umax", g->vi64, &addr, 1);
+  LLVMValueRef args[] = {g->core, g->warp, c32(g, u->rs1), c64(g, (uint64_t)u->imm), c32(g, size),
+                         c32(g, k == K_LOAD ? SG_PERM_R : SG_PERM_W), lo, hi};
+  LLVMValueRef span_fn = LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)sg_exec_span), g->ptr);
+  LLVMValueRef h = LLVMBuildCall2(b, g->span_ty, span_fn, args, 8, "");
+  LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMBuildCondBr(b, LLVMBuildIsNull(b, h, ""), out, ok);
+  LLVMPositionBuilderAtEnd(b, out);
+  LLVMBuildRet(b, c32(g, done));
+  LLVMPositionBuilderAtEnd(b, ok);
+  LLVMValueRef off = LLVMBuildSub(b, addr, vsplat(g, g->vi64, lo), "");
+  LLVMValueRef ptrs = LLVMBuildGEP2(b, g->i8, h, &off, 1, "");
+  LLVMTypeRef vt = LLVMVectorType(t, g->ws);
+  LLVMValueRef all = LLVMConstAllOnes(LLVMVectorType(LLVMInt1TypeInContext(g->ctx), g->ws));
+  LLVMValueRef val;
+  LLVMTypeRef tys[2] = {vt, LLVMVectorType(g->ptr, g->ws)};
+  if (k == K_STORE) {
+    val = get(g, fp, u->rs2);
+    if (size < 8)
+      val = LLVMBuildTrunc(b, val, vt, "");
+    unsigned id = LLVMLookupIntrinsicID("llvm.masked.scatter", 19);
+    LLVMValueRef f = LLVMGetIntrinsicDeclaration(g->mod, id, tys, 2);
+    LLVMValueRef args[] = {val, ptrs, c32(g, 1), all};
+    LLVMBuildCall2(b, LLVMIntrinsicGetType(g->ctx, id, tys, 2), f, args, 4, "");
+  } else {
+    unsigned id = LLVMLookupIntrinsicID("llvm.masked.gather", 18);
+    LLVMValueRef f = LLVMGetIntrinsicDeclaration(g->mod, id, tys, 2);
+    LLVMValueRef args[] = {ptrs, c32(g, 1), all, LLVMGetUndef(vt)};
+    val = LLVMBuildCall2(b, LLVMIntrinsicGetType(g->ctx, id, tys, 2), f, args, 4, "");
+    if (size < 8)
+      val = sign ? LLVMBuildSExt(b, val, g->vi64, "") : LLVMBuildZExt(b, val, g->vi64, "");
+  }
+  if (k == K_LOAD) {
+    if (fp && size == 4) /* flw: NaN-boxed */
+      val = LLVMBuildOr(b, val, s64(g, 0xffffffff00000000ull), "");
+    set(g, fp, fp ? (u->rd & 31u) : u->rd, val);
+  }
+}
+
+/* A CSR read: the lane number and the linear thread id in the block, the
+ * local ids through the interpreter, the rest (the same for every lane)
+ * read once and broadcast. */
+static void gen_csr(struct gen *g, const struct sg_uop *u) {
+  unsigned csr = (unsigned)u->imm;
+  LLVMValueRef *lane = malloc(g->ws * sizeof *lane);
+  for (unsigned l = 0; l < g->ws; l++)
+    lane[l] = c64(g, l);
+  LLVMValueRef lanes = LLVMConstVector(lane, g->ws);
+  free(lane);
+  if (csr == SG_CSR_LANE) {
+    set(g, false, u->rd, lanes);
+  } else if (csr >= SG_CSR_TID_X && csr <= SG_CSR_TID_Z) {
+    LLVMValueRef args[] = {g->core, g->warp,
+                           LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)u), g->ptr)};
+    LLVMValueRef fn = LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)sg_exec_csr_read), g->ptr);
+    LLVMBuildCall2(g->b, g->csr_ty, fn, args, 3, "");
+  } else {
+    LLVMValueRef args[] = {g->core, g->warp, c32(g, csr)};
+    LLVMValueRef fn = LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)sg_exec_csr_value), g->ptr);
+    LLVMValueRef v = vsplat(g, g->vi64, LLVMBuildCall2(g->b, g->value_ty, fn, args, 3, ""));
+    if (csr == SG_CSR_TIDLIN) /* lane 0's value plus the lane */
+      v = LLVMBuildAdd(g->b, v, lanes, "");
+    set(g, false, u->rd, v);
+  }
+}
+
+/* One function per block: i32 blk(ptr core, ptr warp), returning how many
+ * of its instructions ran. */
+static void gen_block(struct gen *g, const struct sg_code *code, size_t first, uint32_t len,
+                      const char *name) {
+  LLVMTypeRef params[] = {g->ptr, g->ptr};
+  LLVMTypeRef ft = LLVMFunctionType(g->i32, params, 2, false);
+  g->fn = LLVMAddFunction(g->mod, name, ft);
+  g->core = LLVMGetParam(g->fn, 0);
+  g->warp = LLVMGetParam(g->fn, 1);
+  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMPositionBuilderAtEnd(g->b, entry);
+  for (uint32_t i = 0; i < len; i++) {
+    const struct sg_uop *u = &code->uops[first + i];
+    enum kind k = kind_of(code, u);
+    switch (k) {
+    case K_ALU: gen_alu(g, u, code->base + 4 * (first + i)); break;
+    case K_FP: gen_fp(g, u); break;
+    case K_LOAD: case K_STORE: gen_mem(g, u, k, i); break;
+    case K_CSR: gen_csr(g, u); break;
+    case K_NONE: break;
+    }
+  }
+  LLVMBuildRet(g->b, c32(g, len));
+}
+
+/* ---- Translating a program ----------------------------------------------- */
+
+static void debug(const struct sg_core *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void debug(const struct sg_core *c, const char *fmt, ...) {
+  if (!c->cfg.debug)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "SoftGPU: jit: ");
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+static char *take_error(LLVMErrorRef e) {
+  char *m = LLVMGetErrorMessage(e), *s = strdup(m ? m : "?");
+  LLVMDisposeErrorMessage(m);
+  return s;
+}
+
+static LLVMTargetMachineRef host_machine(char **err) {
+  char *triple = LLVMGetDefaultTargetTriple(), *cpu = LLVMGetHostCPUName(),
+       *features = LLVMGetHostCPUFeatures();
+  LLVMTargetRef target;
+  LLVMTargetMachineRef tm = NULL;
+  if (!LLVMGetTargetFromTriple(triple, &target, err))
+    tm = LLVMCreateTargetMachine(target, triple, cpu, features, LLVMCodeGenLevelNone,
+                                 LLVMRelocDefault, LLVMCodeModelJITDefault);
+  LLVMDisposeMessage(triple);
+  LLVMDisposeMessage(cpu);
+  LLVMDisposeMessage(features);
+  return tm;
+}
+
+static void init_llvm(void) {
+  LLVMInitializeNativeTarget();
+  LLVMInitializeNativeAsmPrinter();
+}
+
+/* Words reachable from the entry at word e (calls followed, returns to
+ * every call's next word; indirect jumps lead nowhere known, so what only
+ * they reach stays interpreted). */
+static bool *reachable(const struct sg_code *code, size_t e) {
+  bool *seen = calloc(code->n + 1, 1);
+  size_t *stack = malloc((code->n + 1) * sizeof *stack), top = 0;
+  if (!seen || !stack) {
+    free(seen);
+    free(stack);
+    return NULL;
+  }
+#define PUSH(t)                                                         \
+  do {                                                                  \
+    uint64_t t_ = (t);                                                  \
+    if (t_ >= code->base && (t_ - code->base) / 4 < code->n && !(t_ & 3) && \
+        !seen[(t_ - code->base) / 4]) {                                 \
+      seen[(t_ - code->base) / 4] = true;                               \
+      stack[top++] = (t_ - code->base) / 4;                             \
+    }                                                                   \
+  } while (0)
+  PUSH(code->base + 4 * e);
+  while (top) {
+    size_t i = stack[--top];
+    const struct sg_uop *u = &code->uops[i];
+    uint64_t pc = code->base + 4 * i;
+    switch (sg_uop_flow(u)) {
+    case SG_FLOW_NEXT: PUSH(pc + 4); break;
+    case SG_FLOW_BRANCH: PUSH(pc + 4); PUSH(pc + (uint64_t)u->imm); break;
+    case SG_FLOW_JUMP: PUSH(pc + (uint64_t)u->imm); break;
+    case SG_FLOW_CALL:
+      if (u->op == SG_OP_JAL)
+        PUSH(pc + (uint64_t)u->imm);
+      PUSH(pc + 4);
+      break;
+    default: break;
+    }
+  }
+#undef PUSH
+  free(stack);
+  return seen;
+}
+
+static bool make_lljit(struct sg_jit *j, char **why) {
+  char *err = NULL;
+  LLVMTargetMachineRef tm = host_machine(&err);
+  if (!tm) {
+    *why = strdup(err ? err : "no target machine for the host");
+    LLVMDisposeMessage(err);
+    return false;
+  }
+  LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+  j->layout = LLVMCopyStringRepOfTargetData(td);
+  LLVMDisposeTargetData(td);
+  j->triple = LLVMGetTargetMachineTriple(tm);
+  j->tm = tm;
+  LLVMOrcLLJITBuilderRef jb = LLVMOrcCreateLLJITBuilder();
+  LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(
+      jb, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(host_machine(&err)));
+  LLVMErrorRef e = LLVMOrcCreateLLJIT(&j->lljit, jb);
+  if (e) {
+    *why = take_error(e);
+    j->lljit = NULL;
+    return false;
+  }
+  /* libm and compiler-rt calls the back end may emit (fma without FMA
+   * hardware, for one) resolve in this process. */
+  LLVMOrcDefinitionGeneratorRef dg = NULL;
+  if (!(e = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
+            &dg, LLVMOrcLLJITGetGlobalPrefix(j->lljit), NULL, NULL)))
+    LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(j->lljit), dg);
+  else
+    LLVMConsumeError(e);
+  return true;
+}
+
+/* Translates the blocks of two or more instructions reachable from the
+ * entry at word e that are not translated yet: one module, optimised for
+ * the host, added to the program's LLJIT; fills their j->entry. */
+static bool translate(const struct sg_code *code, struct sg_jit *j, size_t e, char **why) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, init_llvm);
+  if (!j->entry && !(j->entry = calloc(code->n ? code->n : 1, sizeof *j->entry))) {
+    *why = strdup("out of memory");
+    return false;
+  }
+  if (!j->lljit && !make_lljit(j, why))
+    return false;
+  bool *lead = leaders(code), *reach = reachable(code, e);
+  if (!lead || !reach) {
+    free(lead);
+    free(reach);
+    *why = strdup("out of memory");
+    return false;
+  }
+  LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
+  struct gen g = {.ctx = LLVMOrcThreadSafeContextGetContext(tsc), .ws = j->ws};
+  g.mod = LLVMModuleCreateWithNameInContext("sg_jit", g.ctx);
+  g.b = LLVMCreateBuilderInContext(g.ctx);
+  g.i8 = LLVMInt8TypeInContext(g.ctx), g.i16 = LLVMInt16TypeInContext(g.ctx);
+  g.i32 = LLVMInt32TypeInContext(g.ctx), g.i64 = LLVMInt64TypeInContext(g.ctx);
+  g.i128 = LLVMInt128TypeInContext(g.ctx);
+  g.f32 = LLVMFloatTypeInContext(g.ctx), g.f64 = LLVMDoubleTypeInContext(g.ctx);
+  g.ptr = LLVMPointerTypeInContext(g.ctx, 0);
+  g.vi64 = LLVMVectorType(g.i64, g.ws), g.vi32 = LLVMVectorType(g.i32, g.ws);
+  g.vf32 = LLVMVectorType(g.f32, g.ws), g.vf64 = LLVMVectorType(g.f64, g.ws);
+  LLVMTypeRef span_args[] = {g.ptr, g.ptr, g.i32, g.i64, g.i32, g.i32, g.i64, g.i64};
+  g.span_ty = LLVMFunctionType(g.ptr, span_args, 8, false);
+  LLVMTypeRef value_args[] = {g.ptr, g.ptr, g.i32};
+  g.value_ty = LLVMFunctionType(g.i64, value_args, 3, false);
+  LLVMTypeRef csr_args[] = {g.ptr, g.ptr, g.ptr};
+  g.csr_ty = LLVMFunctionType(LLVMVoidTypeInContext(g.ctx), csr_args, 3, false);
+  LLVMSetDataLayout(g.mod, j->layout);
+  LLVMSetTarget(g.mod, j->triple);
+  uint32_t blocks = 0;
+  for (size_t i = 0; i < code->n;) {
+    uint32_t len = 0;
+    while (i + len < code->n && len < MAX_BLOCK && kind_of(code, &code->uops[i + len]) != K_NONE &&
+           (len == 0 || !lead[i + len]))
+      len++;
+    if (len >= 2 && lead[i] && reach[i] && !j->entry[i].len) {
+      char name[32];
+      snprintf(name, sizeof name, "b%zu", i);
+      gen_block(&g, code, i, len, name);
+      j->entry[i].len = len;
+      for (uint32_t k = 0; k < len; k++)
+        j->entry[i].dyn_rm |= kind_of(code, &code->uops[i + k]) == K_FP &&
+                              code->uops[i + k].rm == SG_RM_DYN;
+      blocks++;
+      j->insns += len;
+    }
+    i += len ? len : 1;
+  }
+  free(lead);
+  free(reach);
+  LLVMDisposeBuilder(g.b);
+  j->blocks += blocks;
+  bool ok = false;
+  LLVMErrorRef err = NULL;
+  char *verr = NULL;
+  if (blocks == 0) {
+    ok = true; /* nothing new to translate */
+    LLVMDisposeModule(g.mod);
+    goto done;
+  }
+  if (LLVMVerifyModule(g.mod, LLVMReturnStatusAction, &verr)) {
+    *why = strdup(verr ? verr : "invalid IR");
+    LLVMDisposeMessage(verr);
+    LLVMDisposeModule(g.mod);
+    goto done;
+  }
+  LLVMDisposeMessage(verr);
+  /* Blocks are straight-line code: combining and common subexpressions
+   * (the same register row loaded by several instructions) is what pays;
+   * the loop and inlining pipelines of O2 would only cost compile time. */
+  LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+  err = LLVMRunPasses(g.mod, "function(instcombine<no-verify-fixpoint>,early-cse,dse,instcombine<no-verify-fixpoint>)", j->tm, po);
+  LLVMDisposePassBuilderOptions(po);
+  if (err) {
+    *why = take_error(err);
+    LLVMDisposeModule(g.mod);
+    goto done;
+  }
+  LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(g.mod, tsc);
+  if ((err = LLVMOrcLLJITAddLLVMIRModule(j->lljit, LLVMOrcLLJITGetMainJITDylib(j->lljit), tsm))) {
+    *why = take_error(err);
+    LLVMOrcDisposeThreadSafeModule(tsm);
+    goto done;
+  }
+  ok = true;
+  for (size_t i = 0; i < code->n && ok; i++) {
+    if (!j->entry[i].len || j->entry[i].fn)
+      continue;
+    char name[32];
+    snprintf(name, sizeof name, "b%zu", i);
+    LLVMOrcExecutorAddress addr = 0;
+    if ((err = LLVMOrcLLJITLookup(j->lljit, &addr, name))) {
+      *why = take_error(err);
+      ok = false;
+    } else {
+      j->entry[i].fn = (uint32_t(*)(struct sg_core *, struct sg_warp *))(uintptr_t)addr;
+    }
+  }
+done:
+  LLVMOrcDisposeThreadSafeContext(tsc);
+  if (!ok) /* blocks without a function are not run */
+    for (size_t i = 0; i < code->n; i++)
+      if (!j->entry[i].fn)
+        j->entry[i].len = 0;
+  return ok;
+}
+
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+/* The record of a kernel entry (created when new; NULL without memory). */
+static struct kernel *kernel_of(struct sg_jit *j, uint64_t entry_pc) {
+  for (uint32_t i = 0; i < j->nkernels; i++)
+    if (j->kernels[i].entry_pc == entry_pc)
+      return &j->kernels[i];
+  struct kernel *k = realloc(j->kernels, (j->nkernels + 1) * sizeof *k);
+  if (!k)
+    return NULL;
+  j->kernels = k;
+  k[j->nkernels] = (struct kernel){.entry_pc = entry_pc};
+  return &k[j->nkernels++];
+}
+
+static void translate_kernel(struct sg_core *c, const struct sg_code *code, struct sg_jit *j,
+                             struct kernel *k) {
+  char *why = NULL;
+  double t0 = now_ms();
+  uint32_t before = j->blocks, insns = j->insns;
+  k->translated = true;
+  if (code->n > MAX_JIT_WORDS) {
+    j->failed = true;
+    debug(c, "program of %zu instructions left to the interpreter (limit %d)", code->n,
+          MAX_JIT_WORDS);
+  } else if (!translate(code, j, (k->entry_pc - code->base) / 4, &why)) {
+    j->failed = true;
+    debug(c, "translation failed, the program runs in the interpreter: %s", why ? why : "?");
+  } else {
+    double ms = now_ms() - t0;
+    j->compile_ms += ms;
+    debug(c, "kernel at 0x%llx: translated %u blocks (%u instructions) in %.1f ms; program: %u "
+             "blocks, %u of %zu instructions, %.1f ms",
+          (unsigned long long)k->entry_pc, j->blocks - before, j->insns - insns, ms, j->blocks,
+          j->insns, code->n, j->compile_ms);
+  }
+  free(why);
+}
+
+const struct sg_jit_entry *sg_jit_entries(struct sg_core *c, const struct sg_code *code,
+                                          uint64_t entry_pc) {
+  struct sg_jit *j = code->jit;
+  if (!j || entry_pc < code->base || (entry_pc - code->base) / 4 >= code->n || (entry_pc & 3))
+    return NULL;
+  /* Translating costs milliseconds: a thread that finds another one at it
+   * interprets meanwhile. */
+  if (pthread_mutex_trylock(&j->lock))
+    return NULL;
+  if (!j->failed && j->ws == 0)
+    j->ws = c->cfg.warp_size;
+  struct kernel *k = kernel_of(j, entry_pc);
+  if (!j->failed && k && !k->translated && j->ws == c->cfg.warp_size &&
+      k->insns >= c->cfg.jit_threshold)
+    translate_kernel(c, code, j, k);
+  bool usable = !j->failed && j->ws == c->cfg.warp_size && j->lljit;
+  pthread_mutex_unlock(&j->lock);
+  return usable ? j->entry : NULL;
+}
+
+void sg_jit_ran(const struct sg_code *code, uint64_t entry_pc, uint64_t insns) {
+  struct sg_jit *j = code->jit;
+  if (!j)
+    return;
+  pthread_mutex_lock(&j->lock);
+  struct kernel *k = kernel_of(j, entry_pc);
+  if (k)
+    k->insns += insns;
+  pthread_mutex_unlock(&j->lock);
+}
+
+enum sg_status sg_jit_create(struct sg_jit **out) {
+  struct sg_jit *j = calloc(1, sizeof *j);
+  if (!j)
+    return SG_ENOMEM;
+  pthread_mutex_init(&j->lock, NULL);
+  *out = j;
+  return SG_OK;
+}
+
+void sg_jit_destroy(struct sg_jit *j) {
+  if (!j)
+    return;
+  if (j->lljit) {
+    LLVMErrorRef e = LLVMOrcDisposeLLJIT(j->lljit);
+    if (e)
+      LLVMConsumeError(e);
+  }
+  if (j->tm)
+    LLVMDisposeTargetMachine(j->tm);
+  LLVMDisposeMessage(j->layout);
+  LLVMDisposeMessage(j->triple);
+  free(j->kernels);
+  free(j->entry);
+  pthread_mutex_destroy(&j->lock);
+  free(j);
+}
