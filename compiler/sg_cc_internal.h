@@ -144,7 +144,7 @@ enum sg_status sg_cc_reconv(const struct sg_linked *l, struct sg_reconv **table,
 enum sg_status sg_cc_stack_sizes(const struct sg_linked *l, struct sg_kernel_info *kernels,
                                  uint32_t num_kernels, uint64_t limit, struct sg_text *log);
 
-/* Program binary: writes the ELF described in docs/compiler.md. */
+/* Program binary: writes the ELF described at the top of sg_binary.c. */
 enum sg_status sg_binary_write(const struct sg_linked *l, const struct sg_options *opt,
                                const struct sg_kernel_info *kernels, uint32_t num_kernels,
                                const struct sg_reconv *table, size_t ntable,
