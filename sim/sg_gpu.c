@@ -277,11 +277,13 @@ static void merge(struct sg_gpu *g) {
   for (uint32_t c = 0; c < g->cores; c++) {
     uint32_t k;
     struct sg_mem_req *r = sg_tcore_requests(g->tc[c], &k);
-    memcpy(g->merge + n, r, k * sizeof *r);
+    if (k)
+      memcpy(g->merge + n, r, k * sizeof *r);
     n += k;
     sg_tcore_clear_requests(g->tc[c]);
   }
-  qsort(g->merge, n, sizeof *g->merge, by_arrival);
+  if (n > 1)
+    qsort(g->merge, n, sizeof *g->merge, by_arrival);
   for (size_t i = 0; i < n; i++) {
     const struct sg_mem_req *r = &g->merge[i];
     struct sg_tcore *tc = g->tc[r->core];

@@ -941,7 +941,8 @@ void sg_tcore_respond(struct sg_tcore *tc, const struct sg_mem_resp *r) {
 
 void sg_tcore_run(struct sg_tcore *tc, uint64_t from, uint64_t to) {
   /* the responses of the last merge, in time order */
-  qsort(tc->in + tc->inhead, tc->nin - tc->inhead, sizeof *tc->in, by_cycle);
+  if (tc->nin > tc->inhead)
+    qsort(tc->in + tc->inhead, tc->nin - tc->inhead, sizeof *tc->in, by_cycle);
   for (tc->now = from; tc->now < to && !tc->faulted && !sg_tcore_done(tc); tc->now++) {
     while (tc->inhead < tc->nin && tc->in[tc->inhead].cycle <= tc->now)
       respond(tc, &tc->in[tc->inhead++]);
