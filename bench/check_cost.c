@@ -113,7 +113,8 @@ struct mode {
   const char *platform, *label, *env[3];
 };
 static const struct mode modes[] = {
-    {"SoftGPU", "SoftGPU", {"SOFTGPU_CHECK=memory"}},
+    {"SoftGPU", "SoftGPU", {"SOFTGPU_CHECK=none"}},
+    {"SoftGPU", "memory", {"SOFTGPU_CHECK=memory"}},
     {"SoftGPU", "races", {"SOFTGPU_CHECK=races"}},
     {"SoftGPU", "sync", {"SOFTGPU_CHECK=sync"}},
     {"SoftGPU", "all", {"SOFTGPU_CHECK=all"}},
@@ -267,18 +268,18 @@ int main(int argc, char **argv) {
       wanted |= !strcmp(argv[a], kernels[i].name);
     if (!wanted)
       continue;
-    char fig[NMODES][32], base_sg[32] = "-", base_og[32] = "-";
+    /* Each platform's first mode is its unchecked base; the others are
+     * ratios to it. */
+    char fig[NMODES][32], base[32] = "-";
     for (size_t m = 0; m < NMODES; m++) {
       char v[32];
       measure("/proc/self/exe", &modes[m], &kernels[i], reps, oclgrind, v, sizeof v);
-      if (m == 0)
-        snprintf(base_sg, sizeof base_sg, "%s", v);
-      if (m == 4)
-        snprintf(base_og, sizeof base_og, "%s", v);
-      if (m == 0 || m == 4)
+      if (m == 0 || strcmp(modes[m].platform, modes[m - 1].platform)) {
+        snprintf(base, sizeof base, "%s", v);
         snprintf(fig[m], sizeof fig[m], "%s", v);
-      else
-        ratio(v, m < 4 ? base_sg : base_og, fig[m], sizeof fig[m]);
+      } else {
+        ratio(v, base, fig[m], sizeof fig[m]);
+      }
     }
     printf("%-10s", kernels[i].name);
     for (size_t m = 0; m < NMODES; m++)
