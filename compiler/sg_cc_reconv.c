@@ -138,6 +138,22 @@ struct func_cfg {
   uint32_t nblocks;
 };
 
+/* Function sym's instructions, decoded, in a func_cfg (uops to free);
+ * false when out of memory. sym lies within the code. */
+static bool decode_function(const struct sg_linked *l, const struct sg_cc_symbol *sym,
+                            struct func_cfg *f)
+{
+  *f = (struct func_cfg){.base = sym->addr, .ninsn = (uint32_t)(sym->size / 4)};
+  if (!(f->uops = malloc(f->ninsn * sizeof *f->uops)))
+    return false;
+  for (uint32_t i = 0; i < f->ninsn; i++) {
+    uint32_t w;
+    memcpy(&w, l->ro + (sym->addr - SG_ADDR_CODE) + 4ull * i, 4);
+    sg_decode(w, &f->uops[i]);
+  }
+  return true;
+}
+
 /* Target instruction index of a branch/jump, or -1 when outside. */
 static int64_t target_index(const struct func_cfg *f, uint32_t i)
 {
@@ -250,16 +266,10 @@ enum sg_status sg_cc_reconv(const struct sg_linked *l, struct sg_reconv **table,
       st = SG_ELINK;
       break;
     }
-    struct func_cfg f = {.base = sym->addr, .ninsn = (uint32_t)(sym->size / 4)};
-    f.uops = malloc(f.ninsn * sizeof *f.uops);
-    if (!f.uops) {
+    struct func_cfg f;
+    if (!decode_function(l, sym, &f)) {
       st = SG_ENOMEM;
       break;
-    }
-    for (uint32_t i = 0; i < f.ninsn; i++) {
-      uint32_t w;
-      memcpy(&w, l->ro + (sym->addr - SG_ADDR_CODE) + 4ull * i, 4);
-      sg_decode(w, &f.uops[i]);
     }
     st = function_table(&f, &t);
     free(f.uops);
@@ -607,16 +617,10 @@ static enum sg_status analyse_functions(const struct sg_linked *l, struct fn_sta
       continue;
     struct fn_stack *fs = &fns[n];
     fs->sym = sym;
-    struct func_cfg f = {.base = sym->addr, .ninsn = (uint32_t)(sym->size / 4)};
-    f.uops = malloc(f.ninsn * sizeof *f.uops);
-    if (!f.uops) {
+    struct func_cfg f;
+    if (!decode_function(l, sym, &f)) {
       st = SG_ENOMEM;
       break;
-    }
-    for (uint32_t i = 0; i < f.ninsn; i++) {
-      uint32_t w;
-      memcpy(&w, l->ro + (sym->addr - SG_ADDR_CODE) + 4ull * i, 4);
-      sg_decode(w, &f.uops[i]);
     }
     st = analyse_frame(&f, fs);
     free(f.uops);
