@@ -199,6 +199,18 @@ static uint64_t dram(struct sg_l2 *m, uint64_t a, uint32_t bytes, uint64_t at, b
   return start + t->dram_latency + (hit ? 0 : t->dram_row_miss) + burst - 1;
 }
 
+/* Makes room in bank b for the line of key (the bank's view of an
+ * address), writing back the dirty sectors of the line it evicts. */
+static struct sg_cache_line *l2_alloc(struct sg_l2 *m, uint32_t b, uint64_t key, uint64_t serve,
+                                      struct sg_timing_stats *s) {
+  const struct sg_timing_config *t = m->t;
+  struct sg_cache_line victim, *l = sg_cache_alloc(&m->bank[b], key, &victim);
+  if (victim.line != UINT64_MAX && victim.dirty)
+    dram(m, (victim.line * t->l2_banks + b) * t->l2_line,
+         (uint32_t)__builtin_popcount(victim.dirty) * t->l2_sector, serve, true, s);
+  return l;
+}
+
 uint64_t sg_l2_access(struct sg_l2 *m, const struct sg_mem_req *r, struct sg_timing_stats *s) {
   const struct sg_timing_config *t = m->t;
   uint64_t line = r->addr / t->l2_line;
@@ -214,13 +226,8 @@ uint64_t sg_l2_access(struct sg_l2 *m, const struct sg_mem_req *r, struct sg_tim
   *(r->kind == SG_REQ_WRITE ? &s->l2_writes : r->kind == SG_REQ_ATOMIC ? &s->l2_atomics
                                                                        : &s->l2_reads) += 1;
   if (r->kind == SG_REQ_WRITE) { /* write-allocate by sector: no DRAM read */
-    if (!l) {
-      struct sg_cache_line victim;
-      l = sg_cache_alloc(c, key, &victim);
-      if (victim.line != UINT64_MAX && victim.dirty)
-        dram(m, (victim.line * t->l2_banks + b) * t->l2_line,
-             (uint32_t)__builtin_popcount(victim.dirty) * t->l2_sector, serve, true, s);
-    }
+    if (!l)
+      l = l2_alloc(m, b, key, serve, s);
     l->valid |= want;
     l->dirty |= want;
     s->l2_hits++;
@@ -232,13 +239,8 @@ uint64_t sg_l2_access(struct sg_l2 *m, const struct sg_mem_req *r, struct sg_tim
     ready = ready > l->ready ? ready : l->ready; /* a fill still on its way */
   } else {
     s->l2_misses++;
-    if (!l) {
-      struct sg_cache_line victim;
-      l = sg_cache_alloc(c, key, &victim);
-      if (victim.line != UINT64_MAX && victim.dirty)
-        dram(m, (victim.line * t->l2_banks + b) * t->l2_line,
-             (uint32_t)__builtin_popcount(victim.dirty) * t->l2_sector, serve, true, s);
-    }
+    if (!l)
+      l = l2_alloc(m, b, key, serve, s);
     uint64_t fill = dram(m, r->addr, (uint32_t)__builtin_popcount(missing) * t->l2_sector,
                          serve + t->l2_latency, false, s);
     l->valid |= missing;
