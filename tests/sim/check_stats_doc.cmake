@@ -1,19 +1,27 @@
 # SPDX-License-Identifier: MIT
-# The counters of DEF (SG_STAT(name, KIND, ...)) and the rows of DOC's table
-# (| `name` | kind | ...) must be the same list, with the same kinds.
-file(STRINGS ${DEF} def_lines REGEX "^SG_STAT\\(")
+# The entries of DEF and the rows of DOC's tables must be the same list:
+# counters (SG_STAT or SG_TSTAT(name, KIND, ...)) as | `name` | kind |,
+# stall reasons (SG_STALL(NAME, ...)) as | `name` |.
+file(STRINGS ${DEF} def_lines REGEX "^SG_(STAT|TSTAT|STALL)\\(")
 set(want "")
 foreach(line IN LISTS def_lines)
-  string(REGEX MATCH "^SG_STAT\\(([a-z_]+), *([A-Z]+)," _ "${line}")
-  string(TOLOWER "${CMAKE_MATCH_2}" kind)
-  list(APPEND want "${CMAKE_MATCH_1}:${kind}")
+  if(line MATCHES "^SG_T?STAT\\(([a-z_0-9]+), *([A-Z]+),")
+    string(TOLOWER "${CMAKE_MATCH_2}" kind)
+    list(APPEND want "${CMAKE_MATCH_1}:${kind}")
+  elseif(line MATCHES "^SG_STALL\\(([A-Z_]+),")
+    string(TOLOWER "${CMAKE_MATCH_1}" name)
+    list(APPEND want "${name}")
+  endif()
 endforeach()
-file(STRINGS ${DOC} doc_lines REGEX "^\\| `[a-z_]+` \\|")
+file(STRINGS ${DOC} doc_lines REGEX "^\\| `[a-z_0-9]+` \\|")
 set(have "")
 foreach(line IN LISTS doc_lines)
-  string(REGEX MATCH "^\\| `([a-z_]+)` \\| ([a-z]+) \\|" _ "${line}")
-  list(APPEND have "${CMAKE_MATCH_1}:${CMAKE_MATCH_2}")
+  if(line MATCHES "^\\| `([a-z_0-9]+)` \\| ([a-z]+) \\|")
+    list(APPEND have "${CMAKE_MATCH_1}:${CMAKE_MATCH_2}")
+  elseif(line MATCHES "^\\| `([a-z_0-9]+)` \\|")
+    list(APPEND have "${CMAKE_MATCH_1}")
+  endif()
 endforeach()
 if(NOT want STREQUAL have)
-  message(FATAL_ERROR "docs/statistics.md lists\n  ${have}\nsim/sg_stats.def has\n  ${want}")
+  message(FATAL_ERROR "${DOC} lists\n  ${have}\n${DEF} has\n  ${want}")
 endif()
