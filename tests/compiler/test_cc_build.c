@@ -292,6 +292,39 @@ static void test_link_errors(void **state)
   sg_build_result_free(&res);
 }
 
+/* A build run stage by stage up to the reconvergence table, to look at
+ * the linked code and its table. */
+struct staged {
+  struct sg_text log;
+  struct sg_options opt;
+  void *bc;
+  size_t bc_size, n;
+  struct sg_cc_object obj;
+  struct sg_linked l;
+  struct sg_reconv *table;
+};
+
+static void stage(const char *src, struct staged *b)
+{
+  struct sg_build_request req = {.source = src};
+  *b = (struct staged){0};
+  assert_int_equal(sg_cc_parse_options(NULL, &b->opt, &b->log), SG_OK);
+  assert_int_equal(sg_cc_frontend(&req, &b->opt, &b->bc, &b->bc_size, &b->log), SG_OK);
+  assert_int_equal(sg_cc_compile(b->bc, b->bc_size, &b->opt, &b->obj, &b->log), SG_OK);
+  assert_int_equal(sg_cc_link(b->obj.obj, b->obj.obj_size, &b->l, &b->log), SG_OK);
+  assert_int_equal(sg_cc_reconv(&b->l, &b->table, &b->n, &b->log), SG_OK);
+}
+
+static void unstage(struct staged *b)
+{
+  free(b->table);
+  sg_linked_free(&b->l);
+  sg_cc_object_free(&b->obj);
+  free(b->bc);
+  sg_cc_options_free(&b->opt);
+  free(b->log.buf);
+}
+
 /* An if/else with different work on both sides: the branch's table entry
  * names the join block, which lies after the branch, inside the function,
  * and is neither of the branch's two successors. Runs the stages one by one
@@ -304,41 +337,25 @@ static void test_reconv_if_else(void **state)
                     "  else { a[2] = n - 1; }\n"
                     "  a[3] = a[5] + n;\n"
                     "}\n";
-  struct sg_build_request req = {.source = src};
-  struct sg_text log = {0};
-  struct sg_options opt;
-  void *bc;
-  size_t bc_size, n;
-  struct sg_cc_object obj;
-  struct sg_linked l;
-  struct sg_reconv *table;
-  assert_int_equal(sg_cc_parse_options(NULL, &opt, &log), SG_OK);
-  assert_int_equal(sg_cc_frontend(&req, &opt, &bc, &bc_size, &log), SG_OK);
-  assert_int_equal(sg_cc_compile(bc, bc_size, &opt, &obj, &log), SG_OK);
-  assert_int_equal(sg_cc_link(obj.obj, obj.obj_size, &l, &log), SG_OK);
-  assert_int_equal(sg_cc_reconv(&l, &table, &n, &log), SG_OK);
-  const struct sg_cc_symbol *f = sg_linked_find(&l, SG_ENTRY_PREFIX "k");
+  struct staged b;
+  stage(src, &b);
+  const struct sg_cc_symbol *f = sg_linked_find(&b.l, SG_ENTRY_PREFIX "k");
   assert_non_null(f);
   /* The kernel's own branch (the device library's memcpy has loops too). */
   size_t i = 0;
-  while (i < n && !(table[i].branch_pc >= f->addr && table[i].branch_pc < f->addr + f->size))
+  while (i < b.n && !(b.table[i].branch_pc >= f->addr && b.table[i].branch_pc < f->addr + f->size))
     i++;
-  assert_true(i < n);
-  uint64_t pc = table[i].branch_pc, join = table[i].reconv_pc;
+  assert_true(i < b.n);
+  uint64_t pc = b.table[i].branch_pc, join = b.table[i].reconv_pc;
   uint32_t w;
-  memcpy(&w, l.ro + (pc - SG_ADDR_CODE), 4);
+  memcpy(&w, b.l.ro + (pc - SG_ADDR_CODE), 4);
   struct sg_uop u;
   sg_decode(w, &u);
   assert_int_equal(sg_uop_flow(&u), SG_FLOW_BRANCH);
   assert_true(join != SG_RECONV_EXIT);
   assert_true(join > pc && join < f->addr + f->size);
   assert_true(join != pc + 4 && join != pc + (uint64_t)u.imm);
-  free(table);
-  sg_linked_free(&l);
-  sg_cc_object_free(&obj);
-  free(bc);
-  sg_cc_options_free(&opt);
-  free(log.buf);
+  unstage(&b);
 }
 
 /* A loop whose body is a chain of data-dependent selects (the Ranlux
@@ -364,27 +381,16 @@ static void test_reconv_select_chain(void **state)
       "  }\n"
       "  a[get_global_id(0)] = acc;\n"
       "}\n";
-  struct sg_build_request req = {.source = src};
-  struct sg_text log = {0};
-  struct sg_options opt;
-  void *bc;
-  size_t bc_size, n;
-  struct sg_cc_object obj;
-  struct sg_linked l;
-  struct sg_reconv *table;
-  assert_int_equal(sg_cc_parse_options(NULL, &opt, &log), SG_OK);
-  assert_int_equal(sg_cc_frontend(&req, &opt, &bc, &bc_size, &log), SG_OK);
-  assert_int_equal(sg_cc_compile(bc, bc_size, &opt, &obj, &log), SG_OK);
-  assert_int_equal(sg_cc_link(obj.obj, obj.obj_size, &l, &log), SG_OK);
-  assert_int_equal(sg_cc_reconv(&l, &table, &n, &log), SG_OK);
-  const struct sg_cc_symbol *f = sg_linked_find(&l, SG_ENTRY_PREFIX "k");
+  struct staged b;
+  stage(src, &b);
+  const struct sg_cc_symbol *f = sg_linked_find(&b.l, SG_ENTRY_PREFIX "k");
   assert_non_null(f);
   /* The loop: from the first target of a backward branch or jump to the
    * last such branch or jump. */
   uint64_t loop_start = UINT64_MAX, loop_end = 0;
   for (uint64_t pc = f->addr; pc < f->addr + f->size; pc += 4) {
     uint32_t w;
-    memcpy(&w, l.ro + (pc - SG_ADDR_CODE), 4);
+    memcpy(&w, b.l.ro + (pc - SG_ADDR_CODE), 4);
     struct sg_uop u;
     sg_decode(w, &u);
     enum sg_flow fl = sg_uop_flow(&u);
@@ -399,12 +405,12 @@ static void test_reconv_select_chain(void **state)
    * its arms leaves straight to that point. Every other branch rejoins
    * within the iteration. */
   int in_loop = 0;
-  for (size_t i = 0; i < n; i++) {
-    uint64_t pc = table[i].branch_pc, r = table[i].reconv_pc;
+  for (size_t i = 0; i < b.n; i++) {
+    uint64_t pc = b.table[i].branch_pc, r = b.table[i].reconv_pc;
     if (pc < loop_start || pc > loop_end)
       continue;
     uint32_t w;
-    memcpy(&w, l.ro + (pc - SG_ADDR_CODE), 4);
+    memcpy(&w, b.l.ro + (pc - SG_ADDR_CODE), 4);
     struct sg_uop u;
     sg_decode(w, &u);
     if (r <= loop_end)
@@ -413,12 +419,7 @@ static void test_reconv_select_chain(void **state)
       assert_true(pc + (uint64_t)u.imm >= r || pc + 4 >= r);
   }
   assert_true(in_loop >= 4); /* the four selects are branches */
-  free(table);
-  sg_linked_free(&l);
-  sg_cc_object_free(&obj);
-  free(bc);
-  sg_cc_options_free(&opt);
-  free(log.buf);
+  unstage(&b);
 }
 
 /* A dynamically indexed private array lives on the stack: the estimate
