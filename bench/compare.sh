@@ -31,21 +31,7 @@ prog="$build/bench/kernels"
 work=$(mktemp -d "${TMPDIR:-/tmp}/sg-compare.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
 
-vendor_dir() { # name icd-file-or-library
-  [ -e "$2" ] || return 0
-  mkdir -p "$work/$1"
-  case $2 in
-    *.icd) cp "$2" "$work/$1/" ;;
-    *) echo "$2" >"$work/$1/$1.icd" ;;
-  esac
-  echo "$work/$1"
-}
-softgpu_dir=""
-[ -f "$build/vendors/softgpu.icd" ] && softgpu_dir="$build/vendors"
-pocl_dir=$(vendor_dir pocl /etc/OpenCL/vendors/pocl.icd)
-og_icd=/etc/OpenCL/vendors/oclgrind.icd
-[ -e "$og_icd" ] || og_icd=/usr/lib/oclgrind/liboclgrind-rt-icd.so
-og_dir=$(vendor_dir oclgrind "$og_icd")
+. "$(dirname "$0")/vendors.sh"
 
 # run TAG VENDORS THREADS SIZE: "case size ms" lines into $work/TAG.
 run() {
@@ -62,7 +48,7 @@ for sz in $( [ "$level" = all ] && echo "s m l" || echo "$level"); do
   run po1 "$pocl_dir" 1 "$sz" "$@"
   run sgn "$softgpu_dir" "$threads" "$sz" "$@"
   run pon "$pocl_dir" "$threads" "$sz" "$@"
-  case " $og_sizes " in *" $sz "*) run og "$og_dir" 1 "$sz" "$@" ;; esac
+  case " $og_sizes " in *" $sz "*) run og "$oclgrind_dir" 1 "$sz" "$@" ;; esac
 done
 touch "$work/sg1" "$work/po1" "$work/sgn" "$work/pon" "$work/og"
 

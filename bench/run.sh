@@ -32,24 +32,7 @@ sizes() {
   esac
 }
 
-# A vendors directory holding only one platform's .icd file; prints its path
-# or nothing if the platform is not installed.
-vendor_dir() { # name icd-file-or-library
-  [ -e "$2" ] || return 0
-  mkdir -p "$work/$1"
-  case $2 in
-    *.icd) cp "$2" "$work/$1/" ;;
-    *) echo "$2" >"$work/$1/$1.icd" ;;
-  esac
-  echo "$work/$1"
-}
-
-softgpu_dir=""
-[ -f "$build/vendors/softgpu.icd" ] && softgpu_dir="$build/vendors"
-pocl_dir=$(vendor_dir pocl /etc/OpenCL/vendors/pocl.icd)
-oclgrind_icd=/etc/OpenCL/vendors/oclgrind.icd
-[ -e "$oclgrind_icd" ] || oclgrind_icd=/usr/lib/oclgrind/liboclgrind-rt-icd.so
-oclgrind_dir=$(vendor_dir oclgrind "$oclgrind_icd")
+. "$(dirname "$0")/vendors.sh"
 
 # kernel_ms of one run, or "-".
 run_one() { # vendors-dir sample size

@@ -476,11 +476,13 @@ static void summarise(struct sg_races *k, const struct access *x, uint64_t a, ui
                     .flags = flags};
 }
 
-static int by_start(const void *pa, const void *pb) {
-  const struct span *a = pa, *b = pb;
+/* Span orders: field by field, a->f against b->f. */
 #define CMP(f)                                                                                     \
   if (a->f != b->f)                                                                                \
   return a->f < b->f ? -1 : 1
+
+static int by_start(const void *pa, const void *pb) {
+  const struct span *a = pa, *b = pb;
   CMP(lo);
   CMP(cta);
   CMP(kind);
@@ -489,15 +491,11 @@ static int by_start(const void *pa, const void *pb) {
   CMP(thread);
   CMP(value);
   CMP(flags);
-#undef CMP
   return 0;
 }
 
 static int by_insn(const void *pa, const void *pb) {
   const struct span *a = pa, *b = pb;
-#define CMP(f)                                                                                     \
-  if (a->f != b->f)                                                                                \
-  return a->f < b->f ? -1 : 1
   CMP(kind);
   CMP(pc);
   CMP(lo);
