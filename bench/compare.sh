@@ -33,13 +33,15 @@ trap 'rm -rf "$work"' EXIT INT TERM
 
 . "$(dirname "$0")/vendors.sh"
 
-# run TAG VENDORS THREADS SIZE: "case size ms" lines into $work/TAG.
+# run TAG VENDORS THREADS SIZE [CASE...]: "case size ms" lines into $work/TAG.
 run() {
   [ -n "$2" ] || return 0
-  (cd "$work" && env -u SOFTGPU_SAMPLE_PLATFORM OCL_ICD_VENDORS="$2" SOFTGPU_THREADS="$3" \
-    POCL_CPU_MAX_CU_NUM="$3" POCL_MAX_PTHREAD_COUNT="$3" \
-    timeout "$timeout_s" "$prog" "$4" "$@" 2>"$work/$1.err") >>"$work/$1" ||
-    echo "compare: $1 size $4 failed or timed out (see stderr of bench/kernels)" >&2
+  tag=$1 vendors=$2 nthreads=$3 size=$4
+  shift 4
+  (cd "$work" && env -u SOFTGPU_SAMPLE_PLATFORM OCL_ICD_VENDORS="$vendors" \
+    SOFTGPU_THREADS="$nthreads" POCL_CPU_MAX_CU_NUM="$nthreads" POCL_MAX_PTHREAD_COUNT="$nthreads" \
+    timeout "$timeout_s" "$prog" "$size" "$@" 2>"$work/$tag.err") >>"$work/$tag" ||
+    echo "compare: $tag size $size failed or timed out (see stderr of bench/kernels)" >&2
 }
 shift_args="$*"
 for sz in $( [ "$level" = all ] && echo "s m l" || echo "$level"); do
