@@ -46,23 +46,17 @@ static const struct sg_config defaults = {
 #undef SG_CFG
 };
 
-/* Presets are configuration text over the defaults; the description is
- * what `softgpu presets` shows. */
+/* Presets are configuration text over the defaults; the description (the
+ * file's first line) is what `softgpu presets` shows. */
 struct preset {
   const char *name;
   const char *description;
   const char *text;
 };
 
+/* device/presets/<name>.cfg, in the order device/CMakeLists.txt lists them. */
 static const struct preset presets[] = {
-    {"default", "a small modern GPU: every key at its default", ""},
-    /* MVPGPU-SIM (seed 000): one SP runs one CTA of 64 threads. */
-    {"mvpgpu", "MVPGPU-SIM: 1 core of 16 warps x 4 lanes, 64-thread work-groups",
-     "cores=1\nwarps_per_core=16\nwarp_size=4\n"},
-    {"vortex", "Vortex's default machine: 4 cores x 4 warps x 4 threads",
-     "cores=4\nwarps_per_core=4\nwarp_size=4\n"},
-    {"wide", "64-lane warps (wavefronts), 16 per core, 1024-thread work-groups",
-     "warps_per_core=16\nwarp_size=64\n"},
+#include "sg_presets.inc"
 };
 
 #define NUM_PRESETS (sizeof presets / sizeof presets[0])

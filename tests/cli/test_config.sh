@@ -52,7 +52,7 @@ one_error "^softgpu config: no preset or file named 'no-such-preset' \(presets: 
 expect 0 "$SOFTGPU" config vortex
 has out "^cores=4 +# preset vortex$"
 has out "^warp_size=4 +# preset vortex$"
-has out "^local_mem_per_core=65536 +# default$"
+has out "^clock_mhz=1000 +# default$"
 
 # A file over a preset: FILE:LINE for its keys, the preset's for others.
 cat >my.cfg <<'CFG'

@@ -97,6 +97,37 @@ static void test_presets(void **state) {
   assert_int_equal(sg_config_load(&cfg, "wide", err, sizeof err), SG_OK);
   assert_int_equal(cfg.warp_size, 64);
   assert_int_equal(sg_config_max_work_group_size(&cfg), 1024);
+  /* the published machines: their latencies as the sources give them */
+  assert_int_equal(sg_config_load(&cfg, "gtx480", err, sizeof err), SG_OK);
+  assert_int_equal(cfg.cores, 15);
+  assert_int_equal(cfg.warps_per_core, 48);
+  assert_int_equal(cfg.l1_latency, 35);
+  assert_int_equal(cfg.l2_size, 786432);
+  assert_int_equal(sg_config_load(&cfg, "v100", err, sizeof err), SG_OK);
+  assert_int_equal(cfg.cores, 80);
+  assert_int_equal(cfg.sched_per_core, 4);
+  assert_int_equal(cfg.fpu_latency, 4);
+  assert_int_equal(cfg.smem_latency, 19);
+  assert_int_equal(cfg.l1_latency + 2 * cfg.noc_latency + cfg.l2_latency, 193); /* an L2 hit */
+}
+
+/* Every preset is a consistent timing machine too. */
+static void test_presets_timing(void **state) {
+  (void)state;
+  char err[256];
+  for (unsigned i = 0; i < sg_config_num_presets(); i++) {
+    struct sg_config cfg;
+    struct sg_config_preset_info p = sg_config_preset(i);
+    assert_true(strlen(p.description) > 10);
+    setenv("SOFTGPU_CONFIG", p.name, 1);
+    setenv("SOFTGPU_MODE", "timing", 1);
+    enum sg_status st = sg_config_from_env(&cfg, err, sizeof err);
+    unsetenv("SOFTGPU_MODE");
+    unsetenv("SOFTGPU_CONFIG");
+    if (st != SG_OK)
+      fail_msg("preset %s in timing mode: %s", p.name, err);
+    assert_int_equal(cfg.mode, SG_MODE_TIMING);
+  }
 }
 
 static void test_max_work_group_size_capped(void **state) {
@@ -271,6 +302,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_defaults),
       cmocka_unit_test(test_presets),
+      cmocka_unit_test(test_presets_timing),
       cmocka_unit_test(test_max_work_group_size_capped),
       cmocka_unit_test(test_good_file),
       cmocka_unit_test(test_bad_files),
