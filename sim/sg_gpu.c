@@ -30,6 +30,7 @@ struct sg_gpu {
   pthread_barrier_t bar;
   bool bar_ready;
   uint64_t now, quantum, sample_every; /* sample_every: quanta per sample */
+  uint64_t next_cta;                   /* the dispatcher's next CTA */
   uint64_t quanta;
   bool done;
   struct sg_mem_req *merge;
@@ -85,7 +86,7 @@ const char *sg_timing_config_check(const struct sg_timing_config *t, uint32_t wa
   LATENCY(sfu_latency); LATENCY(sfu_ii); LATENCY(simt_latency); LATENCY(branch_latency);
   LATENCY(tex_latency); LATENCY(icache_latency); LATENCY(l1_latency); LATENCY(const_latency);
   LATENCY(smem_latency); LATENCY(noc_latency); LATENCY(l2_latency); LATENCY(dram_latency);
-  LATENCY(atomic_latency); LATENCY(lsu_ii);
+  LATENCY(atomic_latency); LATENCY(lsu_ii); LATENCY(smem_replay);
 #undef LATENCY
   REQUIRE(sched_per_core, t->sched_per_core >= 1 && t->sched_per_core <= 64, "must be 1..64");
   REQUIRE(sched_per_core, !slots || t->sched_per_core <= warp_slots,
@@ -202,6 +203,20 @@ uint32_t sg_gpu_occupancy(const struct sg_gpu *g, const struct sg_code *code,
   return best > UINT32_MAX ? UINT32_MAX : (uint32_t)best;
 }
 
+/* The CTA dispatcher: CTAs in order to the cores with room, one per core
+ * in turn, so a launch spreads over the cores and a core that finishes
+ * early gets more (between quanta: the cycles do not depend on threads). */
+static void dispatch(struct sg_gpu *g) {
+  for (bool any = true; any && g->next_cta < g->l->num_ctas;) {
+    any = false;
+    for (uint32_t c = 0; c < g->cores && g->next_cta < g->l->num_ctas; c++)
+      if (sg_tcore_cta_room(g->tc[c])) {
+        sg_tcore_cta_assign(g->tc[c], g->next_cta++);
+        any = true;
+      }
+  }
+}
+
 enum sg_status sg_gpu_start(struct sg_gpu *g, const struct sg_gpu_launch *l, uint32_t threads) {
   if (!threads || !l->ctas_per_core)
     return SG_EINVAL;
@@ -224,6 +239,8 @@ enum sg_status sg_gpu_start(struct sg_gpu *g, const struct sg_gpu_launch *l, uin
     sg_tcore_launch(g->tc[c], l, g->cores);
     sg_tcore_set_policy(g->tc[c], g->sim.sched);
   }
+  g->next_cta = 0;
+  dispatch(g);
   return SG_OK;
 }
 
@@ -298,9 +315,10 @@ static void merge(struct sg_gpu *g) {
   g->quanta++;
   if (g->sample_every && g->quanta % g->sample_every == 0)
     sample(g);
-  bool done = true, faulted = false;
+  dispatch(g);
+  bool done = g->next_cta == g->l->num_ctas, faulted = false;
   for (uint32_t c = 0; c < g->cores; c++) {
-    done &= sg_tcore_done(g->tc[c]);
+    done &= sg_tcore_idle(g->tc[c]);
     faulted |= sg_tcore_faulted(g->tc[c]);
   }
   if (!faulted && !done && g->t.watchdog_cycles && g->now >= g->t.watchdog_cycles)
@@ -348,7 +366,12 @@ enum sg_status sg_gpu_finish(struct sg_gpu *g, struct sg_timing_result *res,
   res->ctas_per_core = g->l->ctas_per_core;
   res->occupancy_limit = g->l->occupancy_limit;
   res->core = calloc(g->cores, sizeof *res->core);
+  /* the launch ends with its last busy cycle; idle cores count to there */
+  uint64_t cycles = 0;
+  for (uint32_t c = 0; c < g->cores; c++)
+    cycles = sg_tcore_busy_end(g->tc[c]) > cycles ? sg_tcore_busy_end(g->tc[c]) : cycles;
   for (uint32_t c = 0; c < g->cores; c++) {
+    sg_tcore_finish(g->tc[c], cycles);
     const struct sg_timing_stats *s = sg_tcore_stats(g->tc[c]);
     if (res->core)
       res->core[c] = *s;

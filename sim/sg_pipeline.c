@@ -94,7 +94,8 @@ struct sg_tcore {
   const struct sg_insn_record *rec; /* the record of the instruction just stepped */
   uint64_t now;
   /* CTAs */
-  uint64_t next_cta;     /* the next of this core's CTAs (k, k + cores, ...) */
+  uint64_t *assigned;    /* CTAs the dispatcher gave this core, not yet placed (a FIFO) */
+  uint32_t assigned_head, assigned_n;
   uint64_t ctas_done;
   uint32_t resident_ctas;
   uint32_t ctas_per_core;
@@ -128,6 +129,8 @@ struct sg_tcore {
   bool faulted;
   uint64_t fault_cta;
   struct sg_timing_stats stats;
+  uint64_t accounted;    /* cycles whose scheduler slots stats.stalls counts */
+  uint64_t busy_end;     /* the cycle after the last one with a CTA */
   uint32_t sample_issued, sample_warps;
 };
 
@@ -262,6 +265,7 @@ enum sg_status sg_tcore_create(const struct sg_timing_config *t, const struct sg
       !(tc->cmshr = calloc(t->l1_mshrs, sizeof *tc->cmshr)) ||
       !(tc->cta_age = calloc(sim->cta_slots, sizeof *tc->cta_age)) ||
       !(tc->cta_index = calloc(sim->cta_slots, sizeof *tc->cta_index)) ||
+      !(tc->assigned = calloc(2 * (size_t)sim->cta_slots, sizeof *tc->assigned)) ||
       sg_cache_init(&tc->icache, t->icache_size, t->icache_assoc, t->icache_line,
                     t->icache_line) != SG_OK ||
       sg_cache_init(&tc->l1, t->l1_size, t->l1_assoc, t->l1_line, t->l1_sector) != SG_OK ||
@@ -289,6 +293,7 @@ void sg_tcore_destroy(struct sg_tcore *tc) {
   free(tc->cmshr);
   free(tc->cta_age);
   free(tc->cta_index);
+  free(tc->assigned);
   free(tc->atomics);
   free(tc->out);
   free(tc->in);
@@ -300,7 +305,7 @@ void sg_tcore_launch(struct sg_tcore *tc, const struct sg_gpu_launch *l, uint32_
   tc->l = l;
   tc->cores = cores;
   tc->now = 0;
-  tc->next_cta = tc->id;
+  tc->assigned_head = tc->assigned_n = 0;
   tc->ctas_done = 0;
   tc->resident_ctas = 0;
   tc->ctas_per_core = l->ctas_per_core;
@@ -309,6 +314,7 @@ void sg_tcore_launch(struct sg_tcore *tc, const struct sg_gpu_launch *l, uint32_
   tc->fault_cta = 0;
   memset(tc->cta_age, 0, tc->sim.cta_slots * sizeof *tc->cta_age);
   memset(&tc->stats, 0, sizeof tc->stats);
+  tc->accounted = tc->busy_end = 0;
   tc->sample_issued = tc->sample_warps = 0;
   /* the consumers: the launch's, then this model */
   tc->nhooks = 0;
@@ -349,10 +355,23 @@ void sg_tcore_set_policy(struct sg_tcore *tc, uint32_t policy) {
 
 /* ---- CTAs ---------------------------------------------------------------- */
 
-/* Places this core's next CTAs while they fit. */
+/* CTAs the dispatcher may still give this core: it holds up to twice its
+ * occupancy, resident and waiting, so it has work between two merges. */
+uint32_t sg_tcore_cta_room(const struct sg_tcore *tc) {
+  uint32_t held = tc->resident_ctas + tc->assigned_n;
+  return held < 2 * tc->ctas_per_core ? 2 * tc->ctas_per_core - held : 0;
+}
+
+void sg_tcore_cta_assign(struct sg_tcore *tc, uint64_t cta) {
+  uint32_t cap = 2 * tc->ctas_per_core;
+  tc->assigned[(tc->assigned_head + tc->assigned_n++) % cap] = cta;
+}
+
+/* Places the CTAs given to this core while they fit. */
 static void place_ctas(struct sg_tcore *tc) {
   const struct sg_gpu_launch *l = tc->l;
-  while (tc->next_cta < l->num_ctas && tc->resident_ctas < tc->ctas_per_core) {
+  while (tc->assigned_n && tc->resident_ctas < tc->ctas_per_core) {
+    uint64_t cta = tc->assigned[tc->assigned_head];
     const struct sg_cta_desc *desc;
     const struct sg_memmap *mem;
     /* the slot the core will use: the first free one */
@@ -361,7 +380,7 @@ static void place_ctas(struct sg_tcore *tc) {
       slot++;
     if (slot == tc->sim.cta_slots)
       return;
-    l->cta(l->ctx, tc->next_cta, tc->id, slot, &desc, &mem);
+    l->cta(l->ctx, cta, tc->id, slot, &desc, &mem);
     uint32_t first;
     int32_t s = sg_core_cta_place(tc->core, desc, mem, &first);
     if (s == -1)
@@ -370,19 +389,20 @@ static void place_ctas(struct sg_tcore *tc) {
       tc->faulted = true; /* a descriptor the device built wrong */
       tc->fault = (struct sg_fault){.kind = SG_FAULT_ILLEGAL_INSN};
       snprintf(tc->fault.what, sizeof tc->fault.what, "internal error: CTA %llu does not fit",
-               (unsigned long long)tc->next_cta);
-      tc->fault_cta = tc->next_cta;
+               (unsigned long long)cta);
+      tc->fault_cta = cta;
       return;
     }
     tc->cta_age[slot] = tc->now + 1;
-    tc->cta_index[slot] = tc->next_cta;
+    tc->cta_index[slot] = cta;
     for (uint32_t i = 0; i < desc->num_warps; i++) {
       struct twarp *w = &tc->w[first + i];
       *w = (struct twarp){.resident = true, .cta = slot, .age = tc->now * 1024 + first + i,
                           .fetch_pc = desc->entry_pc, .hold = tc->now};
     }
     tc->resident_ctas++;
-    tc->next_cta += tc->cores;
+    tc->assigned_head = (tc->assigned_head + 1) % (2 * tc->ctas_per_core);
+    tc->assigned_n--;
     tc->stats.ctas++;
   }
 }
@@ -515,12 +535,14 @@ static void lsu_cycle(struct sg_tcore *tc) {
   uint64_t now = tc->now;
   switch (e->kind) {
   case LSU_LOCAL:
-  case LSU_OTHER:
-    e->ready = now + (e->kind == LSU_LOCAL ? t->smem_latency : t->l1_latency) - 1 +
-               e->wavefronts - 1;
-    tc->lsu_busy = now + (e->wavefronts > t->lsu_ii ? e->wavefronts : t->lsu_ii);
+  case LSU_OTHER: {
+    /* the banks serve a wavefront, then replay the conflicting lanes */
+    uint64_t banks = 1 + (uint64_t)(e->wavefronts - 1) * t->smem_replay;
+    e->ready = now + (e->kind == LSU_LOCAL ? t->smem_latency : t->l1_latency) - 1 + banks - 1;
+    tc->lsu_busy = now + (banks > t->lsu_ii ? banks : t->lsu_ii);
     e->next = e->ntxn;
     break;
+  }
   case LSU_CONST: {
     /* distinct addresses: one a cycle; lines not in the cache go to the L2 */
     const struct sg_txn *x = &e->txn[e->next];
@@ -627,7 +649,7 @@ static void lsu_enter(struct sg_tcore *tc, uint32_t wi, int32_t dst, int sbk, ui
                     : sg_smem_wavefronts(r->addr, r->mask, r->size, t->smem_banks,
                                          t->smem_bank_bytes);
     tc->stats.smem_accesses++;
-    tc->stats.smem_conflict_cycles += e->wavefronts - 1;
+    tc->stats.smem_conflict_cycles += (uint64_t)(e->wavefronts - 1) * t->smem_replay;
     break;
   case SG_SPACE_CONSTANT:
     e->kind = LSU_CONST;
@@ -810,10 +832,11 @@ static void issue(struct sg_tcore *tc, uint32_t wi, const struct sg_next_insn *n
   if (n->uop)
     regs_of(n->uop, &dst, src);
   int sbk = dst >= 0 ? sb_free(w, dst, now) : -1;
-  /* operand collection: one read per bank per cycle */
+  /* operand collection: one read per bank per cycle; a register named
+   * twice is read once */
   uint64_t dispatch = now + 1;
   for (int i = 0; i < 3; i++) {
-    if (src[i] < 0)
+    if (src[i] < 0 || (i > 0 && src[i] == src[0]) || (i > 1 && src[i] == src[1]))
       continue;
     uint32_t b = ((uint32_t)src[i] + wi) % t->reg_banks;
     uint64_t at = tc->bank_free[b] > now + 1 ? tc->bank_free[b] : now + 1;
@@ -939,15 +962,29 @@ void sg_tcore_respond(struct sg_tcore *tc, const struct sg_mem_resp *r) {
   tc->in[tc->nin++] = *r;
 }
 
+/* The cycles [tc->accounted, until) had no CTA on this core: each
+ * scheduler slot of them is idle. */
+static void idle_until(struct sg_tcore *tc, uint64_t until) {
+  if (until > tc->accounted) {
+    tc->stats.stalls[SG_STALL_IDLE] += (until - tc->accounted) * tc->t->sched_per_core;
+    tc->accounted = until;
+  }
+}
+
 void sg_tcore_run(struct sg_tcore *tc, uint64_t from, uint64_t to) {
   /* the responses of the last merge, in time order */
   if (tc->nin > tc->inhead)
     qsort(tc->in + tc->inhead, tc->nin - tc->inhead, sizeof *tc->in, by_cycle);
-  for (tc->now = from; tc->now < to && !tc->faulted && !sg_tcore_done(tc); tc->now++) {
+  for (tc->now = from; tc->now < to && !tc->faulted; tc->now++) {
     while (tc->inhead < tc->nin && tc->in[tc->inhead].cycle <= tc->now)
       respond(tc, &tc->in[tc->inhead++]);
     retire_ctas(tc);
     place_ctas(tc);
+    if (sg_tcore_idle(tc)) { /* until the dispatcher gives it more */
+      tc->sample_warps = 0;
+      break;
+    }
+    idle_until(tc, tc->now);
     deliver_fetches(tc);
     lsu_cycle(tc);
     issue_cycle(tc);
@@ -957,12 +994,19 @@ void sg_tcore_run(struct sg_tcore *tc, uint64_t from, uint64_t to) {
       resident += tc->w[i].resident && !(tc->w[i].next_valid && tc->w[i].st == SG_WS_DONE);
     tc->stats.resident_warps += resident;
     tc->sample_warps = resident;
-    tc->stats.cycles = tc->now + 1;
+    tc->accounted = tc->busy_end = tc->now + 1;
   }
 }
 
-bool sg_tcore_done(const struct sg_tcore *tc) {
-  return tc->next_cta >= tc->l->num_ctas && tc->resident_ctas == 0;
+uint64_t sg_tcore_busy_end(const struct sg_tcore *tc) { return tc->busy_end; }
+
+void sg_tcore_finish(struct sg_tcore *tc, uint64_t cycles) {
+  idle_until(tc, cycles);
+  tc->stats.cycles = cycles;
+}
+
+bool sg_tcore_idle(const struct sg_tcore *tc) {
+  return tc->assigned_n == 0 && tc->resident_ctas == 0;
 }
 
 bool sg_tcore_faulted(const struct sg_tcore *tc) { return tc->faulted; }

@@ -669,8 +669,9 @@ enum sg_status sg_gpu_create(const struct sg_sim_config *sim, const struct sg_ti
                              uint32_t cores, struct sg_gpu **out);
 void sg_gpu_destroy(struct sg_gpu *g);
 
-/* One launch. CTA i runs on core i mod cores (each core takes its CTAs in
- * order as its slots free up), at most ctas_per_core at once. cta() gives
+/* One launch. A dispatcher gives the CTAs in order to the cores with room
+ * (each core holds at most ctas_per_core resident and as many waiting),
+ * between quanta, so a core that finishes early takes more. cta() gives
  * CTA `index` to run on `core` in its CTA slot `slot`: its descriptor and
  * its view of memory (local window and stacks of that core and slot); it is
  * called from the host thread running that core, and what it returns must

@@ -109,9 +109,15 @@ enum sg_status sg_tcore_create(const struct sg_timing_config *t, const struct sg
 void sg_tcore_destroy(struct sg_tcore *tc);
 /* A launch: the functional core to drive, its CTAs and consumers. */
 void sg_tcore_launch(struct sg_tcore *tc, const struct sg_gpu_launch *l, uint32_t cores);
-/* Simulates cycles [from, to) (stops early when done or faulted). */
+/* CTAs come from the machine's dispatcher: room for more, and one more. */
+uint32_t sg_tcore_cta_room(const struct sg_tcore *tc);
+void sg_tcore_cta_assign(struct sg_tcore *tc, uint64_t cta);
+/* Simulates cycles [from, to) (stops early when idle or faulted). */
 void sg_tcore_run(struct sg_tcore *tc, uint64_t from, uint64_t to);
-bool sg_tcore_done(const struct sg_tcore *tc);    /* every CTA ran, nothing in flight */
+bool sg_tcore_idle(const struct sg_tcore *tc);    /* no CTA given, placed or in flight */
+uint64_t sg_tcore_busy_end(const struct sg_tcore *tc); /* the cycle after its last busy one */
+/* The launch took `cycles`: the core was idle from its last busy cycle. */
+void sg_tcore_finish(struct sg_tcore *tc, uint64_t cycles);
 bool sg_tcore_faulted(const struct sg_tcore *tc); /* fault and its CTA index */
 const struct sg_fault *sg_tcore_fault(const struct sg_tcore *tc, uint64_t *cta);
 uint64_t sg_tcore_ctas_done(const struct sg_tcore *tc);
