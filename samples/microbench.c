@@ -29,6 +29,10 @@
 
 #include <math.h>
 
+#define THRASH_FLOATS 1024 /* each warp's working set in the thrash kernel: 4 KB */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
 /* clang-format off */
 static const char *source =
     "#define R4(s) s s s s\n"
@@ -92,11 +96,12 @@ static const char *source =
     /* Each warp (a work-group) reads its own 4 KB eight times, with FMAs
      * in four independent chains on every element: the warps compete for
      * issue slots, and who wins decides whose lines stay in the L1. */
+    "#define FLOATS " STR(THRASH_FLOATS) "\n"
     "kernel void thrash(global const float *in, global float *out, uint rounds) {\n"
-    "  size_t base = get_group_id(0) * 1024, l = get_local_id(0);\n"
+    "  size_t base = get_group_id(0) * FLOATS, l = get_local_id(0);\n"
     "  float s0 = 0, s1 = 0, s2 = 0, s3 = 0;\n"
     "  for (uint r = 0; r < 8; r++)\n"
-    "    for (uint i = 0; i < 1024; i += get_local_size(0)) {\n"
+    "    for (uint i = 0; i < FLOATS; i += get_local_size(0)) {\n"
     "      float x = in[base + i + l];\n"
     "      for (uint k = 0; k < rounds; k++) {\n"
     "        s0 = fma(s0, 0.5f, x); s1 = fma(s1, 0.25f, x);\n"
@@ -388,7 +393,7 @@ static int dualpath(struct mb *m, const char *name) {
 
 /* thrash WARPS: one-warp work-groups, each reading its own 4 KB 8 times. */
 static int thrash(struct mb *m, cl_uint warps, cl_uint rounds) {
-  size_t floats = (size_t)warps * 1024, n = (size_t)warps * m->warp;
+  size_t floats = (size_t)warps * THRASH_FLOATS, n = (size_t)warps * m->warp;
   float *in = malloc(floats * sizeof(float)), *out = malloc(n * sizeof(float));
   for (size_t i = 0; i < floats; i++)
     in[i] = (float)(i % 5);
@@ -404,8 +409,8 @@ static int thrash(struct mb *m, cl_uint warps, cl_uint rounds) {
     size_t g = i / m->warp, l = i % m->warp;
     float s0 = 0, s1 = 0, s2 = 0, s3 = 0;
     for (int r = 0; r < 8; r++)
-      for (size_t e = 0; e < 1024; e += m->warp) {
-        float x = in[g * 1024 + e + l];
+      for (size_t e = 0; e < THRASH_FLOATS; e += m->warp) {
+        float x = in[g * THRASH_FLOATS + e + l];
         for (cl_uint k = 0; k < rounds; k++) {
           s0 = fmaf(s0, 0.5f, x), s1 = fmaf(s1, 0.25f, x);
           s2 = fmaf(s2, 0.125f, x), s3 = fmaf(s3, 0.0625f, x);
