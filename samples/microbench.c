@@ -15,7 +15,8 @@
  *   chase BYTES STRIDE    load-to-use cycles of a pointer chase over a ring
  *                         of BYTES with a pointer every STRIDE bytes
  *   smem STRIDE           cycles of a warp's __local load whose lanes are
- *                         STRIDE words apart (bank conflicts)
+ *                         STRIDE words apart (bank conflicts), and of the
+ *                         add that makes the next address
  *   coalesce STRIDE       a copy whose lanes read STRIDE floats apart:
  *                         memory requests and their transactions
  *   diverge K             K lanes of every warp run a long path: SIMD efficiency
@@ -63,15 +64,15 @@ static const char *source =
     "    p = (global ulong *)*p;\n"
     "  out[0] = (ulong)(p - buf);\n"
     "}\n"
-    /* Each lane chases a pointer to itself in __local memory. */
-    "kernel void smem(global uint *out, uint stride, uint n, local uint *tile) {\n"
-    "  uint l = get_local_id(0);\n"
-    "  local uint *p = tile + l * stride;\n"
-    "  *p = (uint)(size_t)p;\n"
+    /* Each lane chases its own word of __local memory, which holds its
+     * byte offset: a step is the load and the add that makes its address. */
+    "kernel void smem(global uint *out, uint stride, uint n, local int *tile) {\n"
+    "  int off = (int)(get_local_id(0) * stride * 4);\n" /* int: lw extends it */
+    "  *(local int *)((local uchar *)tile + off) = off;\n"
     "  barrier(CLK_LOCAL_MEM_FENCE);\n"
     "  for (uint i = 0; i < n; i++)\n"
-    "    p = (local uint *)(size_t)*p;\n"
-    "  out[get_global_id(0)] = (uint)(p - tile);\n"
+    "    off = *(local int *)((local uchar *)tile + off);\n"
+    "  out[get_global_id(0)] = (uint)off / 4;\n"
     "}\n"
     "kernel void copy(global const float *in, global float *out, uint stride) {\n"
     "  size_t i = get_global_id(0);\n"
@@ -271,7 +272,8 @@ static int smem(struct mb *m, cl_uint stride) {
   for (size_t l = 0; l < lanes; l++)
     bad += got[l] != l * stride;
   free(got);
-  printf("smem stride %u words: %.2f cycles per load\n", stride, (t[1] - t[0]) / (n[1] - n[0]));
+  printf("smem stride %u words: %.2f cycles per load and add\n", stride,
+         (t[1] - t[0]) / (n[1] - n[0]));
   clReleaseKernel(k);
   clReleaseMemObject(out);
   return bad ? 1 : 0;

@@ -7,7 +7,9 @@
  * longer than the quickest round trip to the L2 (2 noc_latency +
  * l2_latency), so no response is due before the quantum that sees it, and
  * the cycles do not depend on how many host threads there are. Atomics on
- * global memory are performed there too, in that order. */
+ * global memory are performed there too, in that order. Each core's port
+ * to the interconnect carries noc_bytes_per_cycle each way: data queue for
+ * it, in the order the merge serves them. */
 #define _GNU_SOURCE
 #include "sg_timing.h"
 
@@ -18,12 +20,21 @@
 #include <string.h>
 #include <time.h>
 
+/* A core's port, one direction: which cycles carry data. Cycle c is taken
+ * when slot[c % PORT_WINDOW] == c + 1; reservations lie within the window
+ * ahead of the merge (a few memory latencies). */
+#define PORT_WINDOW 4096u
+struct port {
+  uint32_t *slot;
+};
+
 struct sg_gpu {
   struct sg_sim_config sim;
   struct sg_timing_config t;
   uint32_t cores;
   struct sg_tcore **tc;
   struct sg_l2 l2;
+  struct port *up, *down; /* per core: to the L2 (written data), from it (read data) */
   /* the launch running */
   const struct sg_gpu_launch *l;
   uint32_t threads;
@@ -87,6 +98,7 @@ const char *sg_timing_config_check(const struct sg_timing_config *t, uint32_t wa
   LATENCY(tex_latency); LATENCY(icache_latency); LATENCY(l1_latency); LATENCY(const_latency);
   LATENCY(smem_latency); LATENCY(noc_latency); LATENCY(l2_latency); LATENCY(dram_latency);
   LATENCY(atomic_latency); LATENCY(lsu_ii); LATENCY(smem_replay);
+  REQUIRE(noc_bytes_per_cycle, t->noc_bytes_per_cycle >= 1, "must be at least 1");
 #undef LATENCY
   REQUIRE(sched_per_core, t->sched_per_core >= 1 && t->sched_per_core <= 64, "must be 1..64");
   REQUIRE(sched_per_core, !slots || t->sched_per_core <= warp_slots,
@@ -152,10 +164,17 @@ enum sg_status sg_gpu_create(const struct sg_sim_config *sim, const struct sg_ti
   g->t = *t;
   g->cores = cores;
   g->quantum = 2ull * t->noc_latency + t->l2_latency;
-  if (!(g->tc = calloc(cores, sizeof *g->tc)) || sg_l2_init(&g->l2, &g->t) != SG_OK) {
+  if (!(g->tc = calloc(cores, sizeof *g->tc)) || !(g->up = calloc(cores, sizeof *g->up)) ||
+      !(g->down = calloc(cores, sizeof *g->down)) || sg_l2_init(&g->l2, &g->t) != SG_OK) {
     sg_gpu_destroy(g);
     return SG_ENOMEM;
   }
+  for (uint32_t c = 0; c < cores; c++)
+    if (!(g->up[c].slot = calloc(PORT_WINDOW, sizeof *g->up[c].slot)) ||
+        !(g->down[c].slot = calloc(PORT_WINDOW, sizeof *g->down[c].slot))) {
+      sg_gpu_destroy(g);
+      return SG_ENOMEM;
+    }
   for (uint32_t c = 0; c < cores; c++)
     if (sg_tcore_create(&g->t, &g->sim, c, &g->tc[c]) != SG_OK) {
       sg_gpu_destroy(g);
@@ -170,6 +189,12 @@ void sg_gpu_destroy(struct sg_gpu *g) {
     return;
   for (uint32_t c = 0; g->tc && c < g->cores; c++)
     sg_tcore_destroy(g->tc[c]);
+  for (uint32_t c = 0; g->up && g->down && c < g->cores; c++) {
+    free(g->up[c].slot);
+    free(g->down[c].slot);
+  }
+  free(g->up);
+  free(g->down);
   free(g->tc);
   sg_l2_free(&g->l2);
   if (g->bar_ready)
@@ -236,12 +261,37 @@ enum sg_status sg_gpu_start(struct sg_gpu *g, const struct sg_gpu_launch *l, uin
   g->sample_every = g->t.sample_cycles ? (g->t.sample_cycles + g->quantum - 1) / g->quantum : 0;
   sg_l2_clear(&g->l2);
   for (uint32_t c = 0; c < g->cores; c++) {
+    memset(g->up[c].slot, 0, PORT_WINDOW * sizeof *g->up[c].slot);
+    memset(g->down[c].slot, 0, PORT_WINDOW * sizeof *g->down[c].slot);
     sg_tcore_launch(g->tc[c], l, g->cores);
     sg_tcore_set_policy(g->tc[c], g->sim.sched);
   }
   g->next_cta = 0;
   dispatch(g);
   return SG_OK;
+}
+
+/* `bytes` over port p from cycle `from` on: the first run of free cycles
+ * long enough; returns the cycle its last part arrives. Nothing: from. */
+static uint64_t port_carry(struct port *p, uint64_t from, uint32_t bytes, uint32_t per_cycle) {
+  uint32_t need = (bytes + per_cycle - 1) / per_cycle;
+  if (need == 0)
+    return from;
+  if (need > PORT_WINDOW / 2)
+    need = PORT_WINDOW / 2;
+  uint64_t start = from;
+  for (uint32_t k = 0; k < need;) {
+    uint64_t c = start + k;
+    if (p->slot[c % PORT_WINDOW] == (uint32_t)(c + 1)) {
+      start = c + 1; /* taken: try after it */
+      k = 0;
+    } else {
+      k++;
+    }
+  }
+  for (uint32_t k = 0; k < need; k++)
+    p->slot[(start + k) % PORT_WINDOW] = (uint32_t)(start + k + 1);
+  return start + need - 1;
 }
 
 static int by_arrival(const void *a, const void *b) {
@@ -301,15 +351,19 @@ static void merge(struct sg_gpu *g) {
   }
   if (n > 1)
     qsort(g->merge, n, sizeof *g->merge, by_arrival);
+  uint32_t bw = g->t.noc_bytes_per_cycle;
   for (size_t i = 0; i < n; i++) {
-    const struct sg_mem_req *r = &g->merge[i];
+    struct sg_mem_req *r = &g->merge[i];
     struct sg_tcore *tc = g->tc[r->core];
     if (r->atomic >= 0)
       sg_tcore_atomic(tc, r->atomic);
+    if (r->kind == SG_REQ_WRITE) /* the data goes up; other requests are a header */
+      r->cycle = port_carry(&g->up[r->core], r->cycle, r->bytes, bw);
     uint64_t at = sg_l2_access(&g->l2, r, sg_tcore_stats(tc));
     if (r->kind != SG_REQ_WRITE)
-      sg_tcore_respond(tc, &(struct sg_mem_resp){.cycle = at, .addr = r->addr, .tag = r->tag,
-                                                  .kind = r->kind});
+      sg_tcore_respond(tc, &(struct sg_mem_resp){
+                               .cycle = port_carry(&g->down[r->core], at, r->bytes, bw),
+                               .addr = r->addr, .tag = r->tag, .kind = r->kind});
   }
   g->now += g->quantum;
   g->quanta++;
