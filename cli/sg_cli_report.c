@@ -1,64 +1,27 @@
 /* SPDX-License-Identifier: MIT */
 /* cli/: `softgpu report`, a static HTML page of the per-launch statistics
  * that SOFTGPU_STATS writes (DESIGN.md 4, "Statistics per launch go to a
- * JSON file"): a table per kernel, a table per launch and an inline SVG bar
- * chart per measure, with no scripts or network resources. It is driven by
- * the data: every field of the launches becomes a column, every number a
- * measure with a chart, every object of numbers (say stall reasons) a
- * stacked chart, so fields the library adds appear without changes here. */
+ * JSON file"): a table per kernel, the figures of sg_cli_figures.c, a table
+ * per launch and an inline SVG bar chart per measure, with no scripts or
+ * network resources. The tables and charts are driven by the data: every
+ * field of the launches becomes a column, every number a measure with a
+ * chart, every object of numbers (say stall reasons) a stacked chart, so
+ * fields the library adds appear without changes here. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sg_cli.h"
+#include "sg_cli_report.h"
 
 #ifndef SG_VERSION
 #define SG_VERSION "unknown"
 #endif
 
 #define MAX_STATS (1u << 30)
-#define MAX_BARS 64 /* more launches than this: charts show kernels */
 
 /* Numbers that describe a launch's shape rather than measure it. */
 static const char *const shape_fields[] = {"work_dim"};
-
-/* One leaf of a launch's object, named by its path ("stalls.barrier"). */
-struct field {
-  char *path;
-  const struct sg_json *v;
-};
-
-struct launch {
-  const char *kernel;
-  bool ok; /* no "status", or "ok" */
-  struct field *fields;
-  size_t nfields;
-};
-
-struct column {
-  char *path;
-  char *group;   /* the parent object's path when the value is nested, else NULL */
-  bool measure;  /* a number in every launch that has it, not a shape field */
-  bool integral; /* every value an integer: sums make sense */
-  bool unit;     /* every value in [0, 1]: a ratio, charted against 1 */
-};
-
-struct kernel_row {
-  const char *name;
-  unsigned launches;
-};
-
-struct report {
-  const char *file;
-  struct launch *launches;
-  size_t nlaunches;
-  struct column *cols;
-  size_t ncols;
-  struct kernel_row *kernels;
-  size_t nkernels;
-  FILE *out;
-};
 
 /* ---- The launches as flat fields ----------------------------------------- */
 
@@ -160,7 +123,7 @@ static double aggregate(const struct report *r, const struct column *c, const ch
 
 /* ---- HTML -------------------------------------------------------------- */
 
-static void esc(FILE *out, const char *s) {
+void sg_cli_html_esc(FILE *out, const char *s) {
   for (; *s; s++) {
     switch (*s) {
     case '&': fputs("&amp;", out); break;
@@ -175,7 +138,7 @@ static void esc(FILE *out, const char *s) {
 
 /* 1234567 -> "1,234,567"; others with 4 significant digits; NAN (no
  * value) as nothing. */
-static void put_number(FILE *out, double v, bool integral) {
+void sg_cli_html_number(FILE *out, double v, bool integral) {
   char buf[64];
   if (isnan(v))
     return;
@@ -201,19 +164,25 @@ static void put_value(FILE *out, const struct sg_json *v) {
   switch (v->type) {
   case SG_JSON_NUMBER:
     if (v->integer && v->text[0] != '-' && strlen(v->text) > 15)
-      esc(out, v->text); /* past double's exact integers: as written */
+      sg_cli_html_esc(out, v->text); /* past double's exact integers: as written */
     else
-      put_number(out, v->number, v->integer);
+      sg_cli_html_number(out, v->number, v->integer);
     break;
-  case SG_JSON_STRING: esc(out, v->text); break;
+  case SG_JSON_STRING: sg_cli_html_esc(out, v->text); break;
   case SG_JSON_BOOL: fputs(v->boolean ? "yes" : "no", out); break;
-  case SG_JSON_ARRAY: /* sizes: 64x8x1 */
-    for (size_t i = 0; i < v->count; i++) {
+  case SG_JSON_ARRAY: { /* sizes: 64x8x1; a longer list (samples, per-core objects) by its length */
+    bool sizes = v->count <= 3;
+    for (size_t i = 0; i < v->count; i++)
+      sizes &= v->items[i].type == SG_JSON_NUMBER;
+    for (size_t i = 0; sizes && i < v->count; i++) {
       if (i)
         fputs("&times;", out);
       put_value(out, &v->items[i]);
     }
+    if (!sizes)
+      fprintf(out, "(%zu value%s)", v->count, v->count == 1 ? "" : "s");
     break;
+  }
   default: break;
   }
 }
@@ -226,13 +195,13 @@ static const char style[] =
     "th{background:#eef1f5;font-weight:600}.t{text-align:left}"
     "tr.bad td{background:#fde4e4}"
     ".scroll{overflow-x:auto}"
-    ".charts{display:flex;flex-wrap:wrap;gap:16px}"
+    ".charts{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}"
     "figure{margin:0;border:1px solid #ddd;border-radius:4px;padding:8px 12px}"
     "figcaption{font-weight:600;margin-bottom:4px}"
-    "svg text{font:11px system-ui,sans-serif;fill:#222}";
-
-static const char *const palette[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2",
-                                      "#59a14f", "#edc948", "#b07aa1", "#9c755f"};
+    "figcaption .sub{display:block;font-weight:400;font-size:12px;color:#555}"
+    "h3{font-size:16px;margin:22px 0 2px}.note{color:#555;margin:2px 0 8px}"
+    "svg text{font:12px system-ui,sans-serif;fill:#222}svg text.none{fill:#777}svg "
+    "text.value{font-size:11px}";
 
 static void kernels_table(const struct report *r) {
   FILE *out = r->out;
@@ -243,19 +212,19 @@ static void kernels_table(const struct report *r) {
   for (size_t c = 0; c < r->ncols; c++)
     if (r->cols[c].measure) {
       fputs("<th>", out);
-      esc(out, r->cols[c].path);
+      sg_cli_html_esc(out, r->cols[c].path);
       fputs(r->cols[c].integral ? "" : " (mean)", out);
       fputs("</th>", out);
     }
   fputs("</tr></thead>\n<tbody>\n", out);
   for (size_t k = 0; k < r->nkernels; k++) {
     fputs("<tr><td class=\"t\">", out);
-    esc(out, r->kernels[k].name);
+    sg_cli_html_esc(out, r->kernels[k].name);
     fprintf(out, "</td><td>%u</td>", r->kernels[k].launches);
     for (size_t c = 0; c < r->ncols; c++)
       if (r->cols[c].measure) {
         fputs("<td>", out);
-        put_number(out, aggregate(r, &r->cols[c], r->kernels[k].name), r->cols[c].integral);
+        sg_cli_html_number(out, aggregate(r, &r->cols[c], r->kernels[k].name), r->cols[c].integral);
         fputs("</td>", out);
       }
     fputs("</tr>\n", out);
@@ -270,7 +239,7 @@ static void launches_table(const struct report *r) {
         out);
   for (size_t c = 0; c < r->ncols; c++) {
     fprintf(out, "<th%s>", r->cols[c].measure ? "" : " class=\"t\"");
-    esc(out, r->cols[c].path);
+    sg_cli_html_esc(out, r->cols[c].path);
     fputs("</th>", out);
   }
   fputs("</tr></thead>\n<tbody>\n", out);
@@ -291,9 +260,11 @@ static void launches_table(const struct report *r) {
  * bar the stack of the given columns (one column: a plain bar). */
 static void chart(const struct report *r, const char *title, struct column **cols, size_t n) {
   FILE *out = r->out;
-  bool by_kernel = r->nlaunches > MAX_BARS;
+  bool by_kernel = r->nlaunches > SG_CLI_MAX_BARS;
   size_t bars = by_kernel ? r->nkernels : r->nlaunches;
-  const int label_w = 170, bar_w = 320, row_h = 18, top = n > 1 ? 22 : 4;
+  const int label_w = 170, bar_w = 320, row_h = 18, key_w = 110;
+  const int width = label_w + bar_w + 90, per_row = width / key_w; /* legend keys in rows */
+  const int top = n > 1 ? 4 + 18 * (int)((n + per_row - 1) / per_row) : 4;
   double max = 0;
   for (size_t b = 0; b < bars; b++) {
     double total = 0;
@@ -307,24 +278,25 @@ static void chart(const struct report *r, const char *title, struct column **col
   if (n == 1 && cols[0]->unit)
     max = 1; /* ratios against 1 */
   fputs("<figure class=\"chart\" id=\"chart-", out);
-  esc(out, title);
+  sg_cli_html_esc(out, title);
   fputs("\"><figcaption>", out);
-  esc(out, title);
+  sg_cli_html_esc(out, title);
   if (by_kernel)
     fputs(" per kernel", out);
   fputs("</figcaption>\n", out);
-  int width = label_w + bar_w + 90, height = top + (int)bars * row_h + 4;
+  int height = top + (int)bars * row_h + 4;
   fprintf(out,
           "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
           "viewBox=\"0 0 %d %d\" role=\"img\">\n",
           width, height, width, height);
   for (size_t c = 0; n > 1 && c < n; c++) { /* legend */
     const char *leaf = strrchr(cols[c]->path, '.');
+    size_t x = c % (size_t)per_row * key_w, y = c / (size_t)per_row * 18;
     fprintf(out,
-            "<rect x=\"%zu\" y=\"4\" width=\"10\" height=\"10\" fill=\"%s\"/>"
-            "<text x=\"%zu\" y=\"13\">",
-            c * 110, palette[c % 8], c * 110 + 14);
-    esc(out, leaf ? leaf + 1 : cols[c]->path);
+            "<rect x=\"%zu\" y=\"%zu\" width=\"10\" height=\"10\" fill=\"%s\"/>"
+            "<text x=\"%zu\" y=\"%zu\">",
+            x, y + 4, sg_cli_svg_colour(c), x + 14, y + 13);
+    sg_cli_html_esc(out, leaf ? leaf + 1 : cols[c]->path);
     fputs("</text>\n", out);
   }
   for (size_t b = 0; b < bars; b++) {
@@ -335,7 +307,7 @@ static void chart(const struct report *r, const char *title, struct column **col
     else
       snprintf(label, sizeof label, "#%zu %s", b + 1, r->launches[b].kernel);
     fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", label_w - 6, y + 13);
-    esc(out, label);
+    sg_cli_html_esc(out, label);
     fputs("</text>", out);
     double x = 0, total = 0;
     bool any = false; /* the launch has the measure */
@@ -349,20 +321,20 @@ static void chart(const struct report *r, const char *title, struct column **col
       fprintf(out,
               "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\">"
               "<title>",
-              label_w + x, y + 2, w, row_h - 4, palette[c % 8]);
-      esc(out, label);
+              label_w + x, y + 2, w, row_h - 4, sg_cli_svg_colour(c));
+      sg_cli_html_esc(out, label);
       fputs(": ", out);
-      esc(out, cols[c]->path);
+      sg_cli_html_esc(out, cols[c]->path);
       fputs(" ", out);
       if (isnan(shown))
         fputs("none", out);
       else
-        put_number(out, shown, cols[c]->integral);
+        sg_cli_html_number(out, shown, cols[c]->integral);
       fputs("</title></rect>", out);
       x += w, total += val;
     }
     fprintf(out, "<text x=\"%.1f\" y=\"%d\">", label_w + x + 4, y + 13);
-    put_number(out, any ? total : NAN, n > 1 || cols[0]->integral);
+    sg_cli_html_number(out, any ? total : NAN, n > 1 || cols[0]->integral);
     fputs("</text>\n", out);
   }
   fputs("</svg></figure>\n", out);
@@ -403,13 +375,14 @@ static void write_report(const struct report *r) {
   fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>SoftGPU "
         "statistics: ",
         out);
-  esc(out, r->file);
+  sg_cli_html_esc(out, r->file);
   fprintf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>SoftGPU statistics</h1>\n<p>",
           style);
-  esc(out, r->file);
+  sg_cli_html_esc(out, r->file);
   fprintf(out, ": %zu launch%s of %zu kernel%s. Made by softgpu report %s.</p>\n", r->nlaunches,
           r->nlaunches == 1 ? "" : "es", r->nkernels, r->nkernels == 1 ? "" : "s", SG_VERSION);
   kernels_table(r);
+  sg_cli_figures_write(r);
   launches_table(r);
   charts(r);
   fputs("</body>\n</html>\n", out);
@@ -434,6 +407,7 @@ static bool load(struct report *r, const struct sg_json *doc) {
     }
     struct launch *l = &r->launches[r->nlaunches++];
     const struct sg_json *k = sg_json_get(o, "kernel"), *st = sg_json_get(o, "status");
+    l->obj = o;
     l->kernel = k && k->type == SG_JSON_STRING ? k->text : "(unnamed)";
     l->ok = !st || (st->type == SG_JSON_STRING && !strcmp(st->text, "ok"));
     if (!flatten(l, "", o) || !add_kernel(r, l->kernel)) {
@@ -445,7 +419,7 @@ static bool load(struct report *r, const struct sg_json *doc) {
     sg_cli_error(SG_EXIT_INPUT, "report", "out of memory");
     return false;
   }
-  return true;
+  return sg_cli_figures_load(r);
 }
 
 static int report_main(int argc, char **argv) {
@@ -493,26 +467,43 @@ static int report_main(int argc, char **argv) {
   for (size_t c = 0; c < r.ncols; c++)
     free(r.cols[c].path), free(r.cols[c].group);
   free(r.cols);
+  sg_cli_figures_free(&r);
   free(r.launches);
   free(r.kernels);
   sg_json_free_fields(&doc);
   return rc;
 }
 
-const struct sg_cli_command sg_cli_cmd_report = {
-    .name = "report",
-    .synopsis = "STATS.json [-o report.html]",
-    .summary = "turn a statistics file into an HTML report",
-    .description =
-        "Reads the per-launch statistics that SOFTGPU_STATS (or `softgpu run --stats`) wrote, "
-        "one JSON object per launch, and writes a self-contained HTML page (to stdout without "
-        "-o): a table of the kernels (sums over their launches, means for measures that are not "
-        "whole numbers), a table of every launch with all its fields, and a bar chart of each "
-        "measure (ratios such as simd_efficiency against 1; a nested object of numbers as one "
-        "stacked chart). With more than 64 launches the charts show kernels instead. Fields "
-        "the statistics gain later show up as they are.",
-    .opts = (const struct sg_cli_opt[]){{"output", 'o', "FILE",
-                                         "write the report to FILE instead of stdout"},
-                                        {NULL, 0, NULL, NULL}},
-    .main = report_main,
+const struct sg_cli_command sg_cli_cmd_report =
+    {
+        .name = "report",
+        .synopsis = "STATS.json [-o report.html]",
+        .summary = "turn a statistics file into an HTML report",
+        .description =
+            "Reads the per-launch statistics that SOFTGPU_STATS (or `softgpu run --stats`) wrote, "
+            "one JSON object per launch, and writes a self-contained HTML page (to stdout without "
+            "-o), with no scripts or network resources.\n\n"
+            "Figures: SIMD efficiency per kernel (thread_insns over lane_slots of all its "
+            "launches) and, for launches run in timing mode, cache hit rates (L1, L2, constant, "
+            "instruction) per launch; then for each timing launch the scheduler slots of each core "
+            "stacked by stall reason, and IPC and resident warps over time from its samples. "
+            "Past " SG_CLI_STR(SG_CLI_MAX_FIGURES) " timing launches the longest launch of each "
+                                                   "kernel gets these, then the longest of "
+                                                   "the others; past " SG_CLI_STR(SG_CLI_MAX_BARS) " the hit rates are per kernel; past " SG_CLI_STR(
+                                                       SG_CLI_MAX_CORE_BARS) " cores neighbouring "
+                                                                             "cores "
+                                                                             "share a bar; "
+                                                                             "past " SG_CLI_STR(SG_CLI_MAX_POINTS) " samples they are merged into at most " SG_CLI_STR(
+                                                                                 SG_CLI_MAX_POINTS) " steps. A field these "
+                                                                                                    "read that has the wrong type or range is an error naming the launch and the field.\n\n"
+                                                                                                    "Tables and charts: a table of the kernels (sums over their launches, means for "
+                                                                                                    "measures that are not whole numbers), a table of every launch with all its fields, "
+                                                                                                    "and a bar chart of each measure (ratios such as simd_efficiency against 1; a nested "
+                                                                                                    "object of numbers as one stacked chart). With more than " SG_CLI_STR(
+                                                                                                        SG_CLI_MAX_BARS) " launches the charts show "
+                                                                                                                         "kernels instead. Fields the statistics gain later show up as they are.",
+        .opts = (const struct sg_cli_opt[]){{"output", 'o', "FILE",
+                                             "write the report to FILE instead of stdout"},
+                                            {NULL, 0, NULL, NULL}},
+        .main = report_main,
 };
