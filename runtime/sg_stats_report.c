@@ -72,6 +72,8 @@ static void put_line(FILE *f, const char *kernel, const struct sg_config *cfg,
             (unsigned long long)res->device_ns);
     sg_timing_result_print_json(&res->timing, f);
   }
+  if (res->timed) /* host measurements last: the rest does not depend on the host */
+    fprintf(f, ",\"host_cpu_ns\":%llu", (unsigned long long)res->timing.host_cpu_ns);
   fprintf(f, ",\"host_time_ns\":%llu}\n", (unsigned long long)host_ns);
 }
 

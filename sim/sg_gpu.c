@@ -48,6 +48,7 @@ struct sg_gpu {
   size_t cap;
   uint32_t *s_issued, *s_warps, nsamples, capsamples;
   uint64_t watchdog_cta; /* a CTA running when the watchdog fired */
+  _Atomic uint64_t cpu_ns; /* host CPU time the launch's threads spent */
   bool watchdog;
 };
 
@@ -267,6 +268,7 @@ enum sg_status sg_gpu_start(struct sg_gpu *g, const struct sg_gpu_launch *l, uin
     sg_tcore_set_policy(g->tc[c], g->sim.sched);
   }
   g->next_cta = 0;
+  g->cpu_ns = 0;
   dispatch(g);
   return SG_OK;
 }
@@ -384,9 +386,16 @@ static void merge(struct sg_gpu *g) {
     g->l->progress(g->l->ctx, g);
 }
 
+static uint64_t thread_cpu_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 void sg_gpu_work(struct sg_gpu *g, uint32_t thread) {
   if (thread >= g->threads)
     return;
+  uint64_t cpu = thread_cpu_ns();
   /* The FP semantics assume the default environment; the host's is kept. */
   fenv_t host_env;
   feholdexcept(&host_env);
@@ -400,6 +409,7 @@ void sg_gpu_work(struct sg_gpu *g, uint32_t thread) {
     pthread_barrier_wait(&g->bar);
   }
   fesetenv(&host_env);
+  g->cpu_ns += thread_cpu_ns() - cpu;
 }
 
 uint64_t sg_gpu_cycles(const struct sg_gpu *g) { return g->now; }
@@ -431,6 +441,7 @@ enum sg_status sg_gpu_finish(struct sg_gpu *g, struct sg_timing_result *res,
       res->core[c] = *s;
     sg_timing_stats_add(&res->total, s);
   }
+  res->host_cpu_ns = g->cpu_ns;
   res->sample_cycles = (uint32_t)(g->sample_every * g->quantum);
   res->nsamples = g->nsamples;
   res->sample_issued = g->s_issued;

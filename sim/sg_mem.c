@@ -24,7 +24,8 @@ enum sg_status sg_cache_init(struct sg_cache *c, uint64_t size, uint32_t ways, u
   c->line_shift = log2u(line);
   c->sector_shift = log2u(sector);
   c->sets = (uint32_t)(size / ((uint64_t)line * ways));
-  if (!(c->l = malloc((size_t)c->sets * ways * sizeof *c->l)))
+  if (!(c->l = malloc((size_t)c->sets * ways * sizeof *c->l)) ||
+      !(c->tag = malloc((size_t)c->sets * ways * sizeof *c->tag)))
     return SG_ENOMEM;
   sg_cache_clear(c);
   return SG_OK;
@@ -32,22 +33,27 @@ enum sg_status sg_cache_init(struct sg_cache *c, uint64_t size, uint32_t ways, u
 
 void sg_cache_free(struct sg_cache *c) {
   free(c->l);
+  free(c->tag);
   c->l = NULL;
+  c->tag = NULL;
 }
 
 void sg_cache_clear(struct sg_cache *c) {
-  for (size_t i = 0; i < (size_t)c->sets * c->ways; i++)
+  for (size_t i = 0; i < (size_t)c->sets * c->ways; i++) {
     c->l[i] = (struct sg_cache_line){.line = UINT64_MAX};
+    c->tag[i] = UINT64_MAX;
+  }
   c->tick = 0;
 }
 
 struct sg_cache_line *sg_cache_find(struct sg_cache *c, uint64_t a) {
   uint64_t line = a >> c->line_shift;
-  struct sg_cache_line *set = &c->l[(line % c->sets) * c->ways];
+  size_t set = (line % c->sets) * c->ways;
+  const uint64_t *tag = &c->tag[set];
   for (uint32_t w = 0; w < c->ways; w++)
-    if (set[w].line == line) {
-      set[w].lru = ++c->tick;
-      return &set[w];
+    if (tag[w] == line) {
+      c->l[set + w].lru = ++c->tick;
+      return &c->l[set + w];
     }
   return NULL;
 }
@@ -60,6 +66,7 @@ struct sg_cache_line *sg_cache_alloc(struct sg_cache *c, uint64_t a, struct sg_c
       v = &set[w];
   *victim = *v;
   *v = (struct sg_cache_line){.line = line, .lru = ++c->tick};
+  c->tag[v - c->l] = line;
   return v;
 }
 
@@ -99,25 +106,28 @@ uint32_t sg_coalesce(const uint64_t *addr, uint64_t mask, uint32_t size, uint32_
 
 uint32_t sg_smem_wavefronts(const uint64_t *addr, uint64_t mask, uint32_t size, uint32_t banks,
                             uint32_t bank_bytes) {
-  /* For each bank, the distinct words asked of it; a wider access covers
-   * several consecutive banks. */
-  uint64_t words[SG_MAX_WARP_SIZE * 4];
-  uint32_t nwords = 0, worst = 1;
+  /* For each bank, the distinct words asked of it (a list per bank); a
+   * wider access covers several consecutive banks. */
+  enum { MAX_WORDS = SG_MAX_WARP_SIZE * 4, NO = -1 };
+  uint64_t word[MAX_WORDS];
+  int16_t next[MAX_WORDS], head[64];
+  uint32_t count[64] = {0}, nwords = 0, worst = 1;
+  for (uint32_t b = 0; b < banks; b++)
+    head[b] = NO;
   for (uint64_t m = mask; m; m &= m - 1) {
     uint64_t a = addr[__builtin_ctzll(m)];
     for (uint64_t w = a / bank_bytes; w <= (a + (size ? size : 1) - 1) / bank_bytes; w++) {
-      bool seen = false;
-      for (uint32_t i = 0; i < nwords && !seen; i++)
-        seen = words[i] == w;
-      if (!seen && nwords < sizeof words / sizeof words[0])
-        words[nwords++] = w;
+      uint32_t b = (uint32_t)(w % banks);
+      int16_t i = head[b];
+      while (i != NO && word[i] != w)
+        i = next[i];
+      if (i != NO || nwords == MAX_WORDS)
+        continue;
+      word[nwords] = w;
+      next[nwords] = head[b];
+      head[b] = (int16_t)nwords++;
+      worst = ++count[b] > worst ? count[b] : worst;
     }
-  }
-  for (uint32_t i = 0; i < nwords; i++) {
-    uint32_t same = 0;
-    for (uint32_t j = 0; j < nwords; j++)
-      same += words[j] % banks == words[i] % banks;
-    worst = same > worst ? same : worst;
   }
   return worst;
 }

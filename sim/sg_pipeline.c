@@ -26,25 +26,35 @@ struct pending { /* a scoreboard entry: lanes whose register waits */
 };
 
 struct twarp {
+  /* read every cycle for every slot: together, first */
   bool resident;
+  bool next_valid;
+  uint8_t ib_n, fetch_n; /* I-buffer entries; instructions being fetched (0: none) */
+  enum sg_warp_status st;
+  uint64_t fetch_at;     /* cycle its fetch in flight delivers (NONE: waits on a miss) */
   uint32_t cta;          /* its CTA slot */
+  uint32_t in_cta;       /* its warp number within the CTA */
   uint64_t age;          /* when its CTA started, for oldest-first */
   /* fetch and I-buffer */
   uint64_t fetch_pc;
-  uint64_t fetch_at;     /* cycle its fetch in flight delivers (NONE: waits on a miss) */
-  uint32_t fetch_n;      /* instructions in flight (0: none) */
   uint32_t gen;          /* fetches of an older path are dropped */
   uint64_t ib[SG_IBUF_MAX];
-  uint32_t ib_head, ib_n;
+  uint32_t ib_head;
   bool redirected;       /* its path changed: the refetch is a branch stall */
   uint64_t hold;         /* no issue before this cycle (a branch resolving) */
   uint32_t inflight;     /* memory instructions not complete */
-  struct pending sb[SG_TREGS][2];
+  struct pending (*sb)[2]; /* SG_TREGS entries: the core's scoreboard rows of this slot */
   bool can_yield;        /* it issued since its last path switch */
-  /* what it runs next (cached until it steps) */
-  bool next_valid;
-  enum sg_warp_status st;
+  bool yield_failed;     /* it could not: no other path was ready (until it issues or a
+                            barrier releases, the only changes to its paths) */
+  /* what it runs next (cached until it steps: next_valid, st), and its
+   * scoreboard numbers */
   struct sg_next_insn next;
+  int32_t dst, src[3];
+  /* why it could not issue, valid until stall_until (0: look again; NONE:
+   * until one of its memory instructions completes) */
+  int stall;
+  uint64_t stall_until;
 };
 
 enum lsu_kind { LSU_GLOBAL_LOAD, LSU_STORE, LSU_ATOMIC, LSU_LOCAL, LSU_CONST, LSU_OTHER };
@@ -62,6 +72,7 @@ struct lsu_entry {
   uint64_t ready;        /* latest data arrival known */
   int32_t atomic;        /* its deferred atomic (atomics[]), -1 */
   bool used, queued;
+  bool private;          /* the stacks' (stores allocate in the L1) */
 };
 
 struct mshr {
@@ -101,9 +112,16 @@ struct sg_tcore {
   uint32_t ctas_per_core;
   uint64_t *cta_age;     /* per CTA slot: 0 free, else when it started + 1 */
   uint64_t *cta_index;   /* per CTA slot: the CTA it runs */
+  uint64_t *cta_stack;   /* per CTA slot: its private stacks' base (sg_cta_desc.stack_base) */
+  uint32_t *cta_stack_size; /* and bytes per work-item */
+  bool *cta_changed;     /* per CTA slot: a warp issued or completed memory since the
+                            last look (only then can it reach a barrier or its end) */
   /* warps and schedulers */
   uint32_t nwarps;       /* warp slots */
   struct twarp *w;
+  uint32_t *res, nres;   /* the resident warps' slots, ascending: what the loops visit */
+  uint64_t *res_mask;    /* per scheduler: its resident slots (bit k: slot s + k x schedulers) */
+  struct pending (*sb)[2]; /* nwarps x SG_TREGS scoreboard rows */
   struct sg_sched *sched;
   struct unit_state *units; /* sched_per_core x SG_NUM_UNITS */
   uint64_t *bank_free;   /* register banks */
@@ -117,6 +135,7 @@ struct sg_tcore {
   uint32_t qhead, qn;
   uint64_t lsu_busy;
   struct mshr *mshr, *cmshr; /* L1's and the constant cache's */
+  uint32_t mshr_top, cmshr_top; /* one past their highest entry in use */
   struct deferred *atomics;
   uint32_t natomics;
   struct sg_mem_req *out;
@@ -129,6 +148,9 @@ struct sg_tcore {
   bool faulted;
   uint64_t fault_cta;
   struct sg_timing_stats stats;
+  bool changed;          /* this cycle changed something other than the time */
+  int *reason;           /* per scheduler: its slot's reason this cycle */
+  struct sg_sched *sched_was; /* the schedulers before this cycle's issue */
   uint64_t accounted;    /* cycles whose scheduler slots stats.stalls counts */
   uint64_t busy_end;     /* the cycle after the last one with a CTA */
   uint32_t sample_issued, sample_warps;
@@ -212,13 +234,16 @@ static void send(struct sg_tcore *tc, enum sg_req_kind kind, uint64_t addr, uint
 
 /* Why register r cannot be used by lanes `mask` at cycle now: 0 when it
  * can, else SG_STALL_RAW_MEM or SG_STALL_RAW_ALU. */
-static int sb_wait(const struct twarp *w, int32_t r, uint64_t mask, uint64_t now) {
+static int sb_wait(const struct twarp *w, int32_t r, uint64_t mask, uint64_t now,
+                   uint64_t *until) {
   if (r < 0)
     return 0;
   for (int k = 0; k < 2; k++) {
     const struct pending *p = &w->sb[r][k];
-    if ((p->mask & mask) && p->ready > now)
+    if ((p->mask & mask) && p->ready > now) {
+      *until = p->ready; /* (NONE: a memory result not yet known) */
       return p->mem ? SG_STALL_RAW_MEM : SG_STALL_RAW_ALU;
+    }
   }
   return 0;
 }
@@ -255,7 +280,12 @@ enum sg_status sg_tcore_create(const struct sg_timing_config *t, const struct sg
   tc->nlsu = t->lsu_queue + t->l1_mshrs + 8;
   if (sg_core_create(sim, id, &tc->core) != SG_OK ||
       !(tc->w = calloc(tc->nwarps, sizeof *tc->w)) ||
+      !(tc->res = calloc(tc->nwarps, sizeof *tc->res)) ||
+      !(tc->res_mask = calloc(t->sched_per_core, sizeof *tc->res_mask)) ||
+      !(tc->sb = calloc((size_t)tc->nwarps * SG_TREGS, sizeof *tc->sb)) ||
       !(tc->sched = calloc(t->sched_per_core, sizeof *tc->sched)) ||
+      !(tc->sched_was = calloc(t->sched_per_core, sizeof *tc->sched_was)) ||
+      !(tc->reason = calloc(t->sched_per_core, sizeof *tc->reason)) ||
       !(tc->units = calloc((size_t)t->sched_per_core * SG_NUM_UNITS, sizeof *tc->units)) ||
       !(tc->bank_free = calloc(t->reg_banks, sizeof *tc->bank_free)) ||
       !(tc->collector = calloc(t->collector_units, sizeof *tc->collector)) ||
@@ -266,6 +296,9 @@ enum sg_status sg_tcore_create(const struct sg_timing_config *t, const struct sg
       !(tc->cta_age = calloc(sim->cta_slots, sizeof *tc->cta_age)) ||
       !(tc->cta_index = calloc(sim->cta_slots, sizeof *tc->cta_index)) ||
       !(tc->assigned = calloc(2 * (size_t)sim->cta_slots, sizeof *tc->assigned)) ||
+      !(tc->cta_changed = calloc(sim->cta_slots, sizeof *tc->cta_changed)) ||
+      !(tc->cta_stack = calloc(sim->cta_slots, sizeof *tc->cta_stack)) ||
+      !(tc->cta_stack_size = calloc(sim->cta_slots, sizeof *tc->cta_stack_size)) ||
       sg_cache_init(&tc->icache, t->icache_size, t->icache_assoc, t->icache_line,
                     t->icache_line) != SG_OK ||
       sg_cache_init(&tc->l1, t->l1_size, t->l1_assoc, t->l1_line, t->l1_sector) != SG_OK ||
@@ -283,7 +316,12 @@ void sg_tcore_destroy(struct sg_tcore *tc) {
   sg_cache_free(&tc->l1);
   sg_cache_free(&tc->cc);
   free(tc->w);
+  free(tc->res);
+  free(tc->res_mask);
+  free(tc->sb);
   free(tc->sched);
+  free(tc->sched_was);
+  free(tc->reason);
   free(tc->units);
   free(tc->bank_free);
   free(tc->collector);
@@ -294,6 +332,9 @@ void sg_tcore_destroy(struct sg_tcore *tc) {
   free(tc->cta_age);
   free(tc->cta_index);
   free(tc->assigned);
+  free(tc->cta_changed);
+  free(tc->cta_stack);
+  free(tc->cta_stack_size);
   free(tc->atomics);
   free(tc->out);
   free(tc->in);
@@ -326,7 +367,9 @@ void sg_tcore_launch(struct sg_tcore *tc, const struct sg_gpu_launch *l, uint32_
   sg_core_bind(tc->core, l->code, tc->findings, &tc->fault);
   sg_core_set_time(tc->core, 0);
   for (uint32_t i = 0; i < tc->nwarps; i++)
-    tc->w[i] = (struct twarp){0};
+    tc->w[i] = (struct twarp){.sb = tc->sb + (size_t)i * SG_TREGS};
+  tc->nres = 0;
+  memset(tc->res_mask, 0, t->sched_per_core * sizeof *tc->res_mask);
   for (uint32_t s = 0; s < t->sched_per_core; s++) {
     uint32_t slots = (tc->nwarps - s + t->sched_per_core - 1) / t->sched_per_core;
     sg_sched_init(&tc->sched[s], 0, slots); /* the policy: sg_gpu sets it */
@@ -337,6 +380,7 @@ void sg_tcore_launch(struct sg_tcore *tc, const struct sg_gpu_launch *l, uint32_
   memset(tc->lsu, 0, tc->nlsu * sizeof *tc->lsu); /* (grown entries stay) */
   memset(tc->mshr, 0, t->l1_mshrs * sizeof *tc->mshr);
   memset(tc->cmshr, 0, t->l1_mshrs * sizeof *tc->cmshr);
+  tc->mshr_top = tc->cmshr_top = 0;
   tc->qhead = tc->qn = 0;
   tc->lsu_busy = 0;
   tc->fetch_rr = 0;
@@ -395,10 +439,27 @@ static void place_ctas(struct sg_tcore *tc) {
     }
     tc->cta_age[slot] = tc->now + 1;
     tc->cta_index[slot] = cta;
+    tc->cta_changed[slot] = true;
+    tc->cta_stack[slot] = desc->stack_base;
+    tc->cta_stack_size[slot] = desc->stack_size;
+    tc->changed = true;
+    /* its slots join the resident list, which stays in order */
+    uint32_t at = 0, n = desc->num_warps;
+    while (at < tc->nres && tc->res[at] < first)
+      at++;
+    memmove(tc->res + at + n, tc->res + at, (tc->nres - at) * sizeof *tc->res);
+    tc->nres += n;
+    for (uint32_t i = 0; i < n; i++) {
+      uint32_t wi = first + i, ns = tc->t->sched_per_core;
+      tc->res[at + i] = wi;
+      tc->res_mask[wi % ns] |= 1ull << (wi / ns);
+    }
     for (uint32_t i = 0; i < desc->num_warps; i++) {
       struct twarp *w = &tc->w[first + i];
-      *w = (struct twarp){.resident = true, .cta = slot, .age = tc->now * 1024 + first + i,
-                          .fetch_pc = desc->entry_pc, .hold = tc->now};
+      *w = (struct twarp){.resident = true, .cta = slot, .in_cta = i,
+                          .age = tc->now * 1024 + first + i,
+                          .fetch_pc = desc->entry_pc, .hold = tc->now, .sb = w->sb};
+      memset(w->sb, 0, SG_TREGS * sizeof *w->sb);
     }
     tc->resident_ctas++;
     tc->assigned_head = (tc->assigned_head + 1) % (2 * tc->ctas_per_core);
@@ -411,28 +472,41 @@ static void place_ctas(struct sg_tcore *tc) {
  * full barriers. */
 static void retire_ctas(struct sg_tcore *tc) {
   for (uint32_t s = 0; s < tc->sim.cta_slots; s++) {
-    if (!tc->cta_age[s])
+    if (!tc->cta_age[s] || !tc->cta_changed[s])
       continue;
+    tc->cta_changed[s] = false;
     if (sg_core_cta_barrier_full(tc->core, s)) {
       if (!sg_core_cta_release(tc->core, s)) {
         tc->faulted = true;
         tc->fault_cta = tc->cta_index[s];
         return;
       }
-      for (uint32_t i = 0; i < tc->nwarps; i++)
-        if (tc->w[i].resident && tc->w[i].cta == s)
-          tc->w[i].next_valid = false;
+      for (uint32_t j = 0; j < tc->nres; j++)
+        if (tc->w[tc->res[j]].cta == s) {
+          tc->w[tc->res[j]].next_valid = false;
+          tc->w[tc->res[j]].yield_failed = false;
+        }
+      tc->changed = true;
     }
     bool busy = false;
-    for (uint32_t i = 0; i < tc->nwarps && !busy; i++)
-      busy = tc->w[i].resident && tc->w[i].cta == s && tc->w[i].inflight;
+    for (uint32_t j = 0; j < tc->nres && !busy; j++)
+      busy = tc->w[tc->res[j]].cta == s && tc->w[tc->res[j]].inflight;
     if (!busy && sg_core_cta_finish(tc->core, s)) {
-      for (uint32_t i = 0; i < tc->nwarps; i++)
-        if (tc->w[i].cta == s)
-          tc->w[i].resident = false;
+      uint32_t kept = 0;
+      for (uint32_t j = 0; j < tc->nres; j++) {
+        uint32_t wi = tc->res[j], ns = tc->t->sched_per_core;
+        if (tc->w[wi].cta == s) {
+          tc->w[wi].resident = false;
+          tc->res_mask[wi % ns] &= ~(1ull << (wi / ns));
+        } else {
+          tc->res[kept++] = wi;
+        }
+      }
+      tc->nres = kept;
       tc->cta_age[s] = 0;
       tc->resident_ctas--;
       tc->ctas_done++;
+      tc->changed = true;
     }
   }
 }
@@ -441,6 +515,8 @@ static void retire_ctas(struct sg_tcore *tc) {
 
 static void lsu_complete(struct sg_tcore *tc, struct lsu_entry *e) {
   struct twarp *w = &tc->w[e->warp];
+  w->stall_until = 0;
+  tc->cta_changed[w->cta] = true;
   if (e->dst >= 0)
     for (int k = 0; k < 2; k++)
       if (w->sb[e->dst][k].ready == NONE && (w->sb[e->dst][k].mask & e->lanes))
@@ -450,7 +526,9 @@ static void lsu_complete(struct sg_tcore *tc, struct lsu_entry *e) {
 }
 
 /* One response of the L2 or a fill for an L1 / constant cache MSHR. */
-static void wake(struct sg_tcore *tc, struct mshr *m, struct sg_cache *c, uint64_t at) {
+static void wake(struct sg_tcore *tc, struct mshr *table, uint32_t *top, uint32_t i,
+                 struct sg_cache *c, uint64_t at) {
+  struct mshr *m = &table[i];
   struct sg_cache_line victim, *l = sg_cache_find(c, m->line_addr);
   if (!l)
     l = sg_cache_alloc(c, m->line_addr, &victim);
@@ -462,16 +540,19 @@ static void wake(struct sg_tcore *tc, struct mshr *m, struct sg_cache *c, uint64
       lsu_complete(tc, e);
   }
   m->used = false;
+  while (*top && !table[*top - 1].used)
+    (*top)--;
 }
 
 static void respond(struct sg_tcore *tc, const struct sg_mem_resp *r) {
   uint32_t idx = r->tag & ~TAG_KIND;
+  tc->changed = true;
   switch (r->tag & TAG_KIND) {
   case TAG_L1:
-    wake(tc, &tc->mshr[idx], &tc->l1, r->cycle + tc->t->l1_latency - 1);
+    wake(tc, tc->mshr, &tc->mshr_top, idx, &tc->l1, r->cycle + tc->t->l1_latency - 1);
     break;
   case TAG_CONST:
-    wake(tc, &tc->cmshr[idx], &tc->cc, r->cycle + tc->t->const_latency - 1);
+    wake(tc, tc->cmshr, &tc->cmshr_top, idx, &tc->cc, r->cycle + tc->t->const_latency - 1);
     break;
   case TAG_ATOMIC: {
     struct lsu_entry *e = &tc->lsu[idx];
@@ -497,10 +578,11 @@ static void respond(struct sg_tcore *tc, const struct sg_mem_resp *r) {
 
 /* An MSHR of cache c for the line of txn x covering its sectors (merge),
  * or a new one (its request goes out); NULL when all are busy. */
-static struct mshr *mshr_for(struct sg_tcore *tc, struct mshr *table, uint32_t tagkind,
-                             const struct sg_txn *x, uint32_t line, bool *merged) {
+static struct mshr *mshr_for(struct sg_tcore *tc, struct mshr *table, uint32_t *top,
+                             uint32_t tagkind, const struct sg_txn *x, uint32_t line,
+                             bool *merged) {
   struct mshr *fresh = NULL;
-  for (uint32_t i = 0; i < tc->t->l1_mshrs; i++) {
+  for (uint32_t i = 0; i < *top; i++) {
     struct mshr *m = &table[i];
     if (m->used && m->line_addr == x->line_addr && (x->sectors & ~m->sectors) == 0 &&
         m->nwait < 2 * SG_MAX_WARP_SIZE) {
@@ -510,9 +592,13 @@ static struct mshr *mshr_for(struct sg_tcore *tc, struct mshr *table, uint32_t t
     if (!m->used && !fresh)
       fresh = m;
   }
+  if (!fresh && *top < tc->t->l1_mshrs)
+    fresh = &table[*top];
   if (!fresh)
     return NULL;
   *fresh = (struct mshr){.used = true, .line_addr = x->line_addr, .sectors = x->sectors};
+  if ((uint32_t)(fresh - table) >= *top)
+    *top = (uint32_t)(fresh - table) + 1;
   /* one request for the run of sectors from the first to the last wanted */
   uint32_t first = (uint32_t)__builtin_ctz(x->sectors), last = 31 - (uint32_t)__builtin_clz(x->sectors);
   uint32_t sector = tagkind == TAG_L1 ? tc->t->l1_sector : line;
@@ -548,7 +634,8 @@ static void lsu_cycle(struct sg_tcore *tc) {
     const struct sg_txn *x = &e->txn[e->next];
     if (!sg_cache_find(&tc->cc, x->line_addr)) {
       bool merged;
-      struct mshr *m = mshr_for(tc, tc->cmshr, TAG_CONST, x, t->const_line, &merged);
+      struct mshr *m = mshr_for(tc, tc->cmshr, &tc->cmshr_top, TAG_CONST, x, t->const_line,
+                                &merged);
       if (!m)
         return; /* every MSHR busy: try again next cycle */
       m->waiters[m->nwait++] = (uint32_t)(e - tc->lsu);
@@ -575,7 +662,7 @@ static void lsu_cycle(struct sg_tcore *tc) {
       e->ready = r > e->ready ? r : e->ready;
     } else {
       bool merged;
-      struct mshr *m = mshr_for(tc, tc->mshr, TAG_L1, x, t->l1_line, &merged);
+      struct mshr *m = mshr_for(tc, tc->mshr, &tc->mshr_top, TAG_L1, x, t->l1_line, &merged);
       if (!m)
         return;
       m->waiters[m->nwait++] = (uint32_t)(e - tc->lsu);
@@ -588,8 +675,15 @@ static void lsu_cycle(struct sg_tcore *tc) {
     break;
   }
   case LSU_STORE: {
-    /* write-through, no allocation: the L2 takes the sectors */
+    /* write-through: the L2 takes the sectors; stack stores (spills) also
+     * allocate in the L1, as GPUs cache local memory there */
     const struct sg_txn *x = &e->txn[e->next++];
+    if (e->private) {
+      struct sg_cache_line victim, *l = sg_cache_find(&tc->l1, x->line_addr);
+      if (!l)
+        l = sg_cache_alloc(&tc->l1, x->line_addr, &victim);
+      l->valid |= x->sectors;
+    }
     uint32_t first = (uint32_t)__builtin_ctz(x->sectors), last = 31 - (uint32_t)__builtin_clz(x->sectors);
     send(tc, SG_REQ_WRITE, x->line_addr + (uint64_t)first * t->l1_sector,
          (last - first + 1) * t->l1_sector, 0, 0, -1);
@@ -610,6 +704,7 @@ static void lsu_cycle(struct sg_tcore *tc) {
     break;
   }
   }
+  tc->changed = true;
   if (e->next < e->ntxn)
     return;
   /* done with the LSU: out of the queue, complete when nothing is awaited */
@@ -620,6 +715,26 @@ static void lsu_cycle(struct sg_tcore *tc) {
   tc->qn--;
   if (!e->pending)
     lsu_complete(tc, e);
+}
+
+/* Where the memory hierarchy sees a warp's private (stack) accesses: as a
+ * GPU lays out local memory, word w of the lanes' stacks side by side
+ * (lane l's word at w x warp size + l), so a warp's accesses to one stack
+ * offset coalesce; and each core and CTA slot with an address space of its
+ * own, since every CTA's stacks sit at the same device address. Accesses
+ * outside a lane's own slot (findings) keep their address. */
+static const uint64_t *private_addrs(const struct sg_tcore *tc, uint32_t wi,
+                                     const struct sg_insn_record *r, uint64_t *out) {
+  const struct twarp *w = &tc->w[wi];
+  uint64_t size = tc->cta_stack_size[w->cta], ws = tc->sim.warp_size;
+  uint64_t base = tc->cta_stack[w->cta] + w->in_cta * ws * size;
+  uint64_t space = ((uint64_t)tc->id * tc->sim.cta_slots + w->cta + 1) << 40;
+  for (uint64_t m = r->mask; m; m &= m - 1) {
+    unsigned l = (unsigned)__builtin_ctzll(m);
+    uint64_t off = r->addr[l] - (base + l * size);
+    out[l] = off < size ? space + base + (off / 4 * ws + l) * 4 + off % 4 : r->addr[l];
+  }
+  return out;
 }
 
 /* The memory instruction just stepped (tc->rec) enters the LSU. */
@@ -657,15 +772,19 @@ static void lsu_enter(struct sg_tcore *tc, uint32_t wi, int32_t dst, int sbk, ui
     e->ntxn = sg_coalesce(r->addr, r->mask, r->size, t->const_line, t->const_line, e->txn);
     break;
   case SG_SPACE_GLOBAL:
-  case SG_SPACE_PRIVATE:
+  case SG_SPACE_PRIVATE: {
     e->kind = r->mem == SG_MEM_LOAD ? LSU_GLOBAL_LOAD
               : r->mem == SG_MEM_STORE ? LSU_STORE
               : LSU_ATOMIC; /* private atomics are rare: as global ones */
-    e->ntxn = sg_coalesce(r->addr, r->mask, r->size, t->l1_line, t->l1_sector, e->txn);
+    uint64_t interleaved[SG_MAX_WARP_SIZE];
+    e->private = r->space == SG_SPACE_PRIVATE;
+    const uint64_t *addr = e->private ? private_addrs(tc, wi, r, interleaved) : r->addr;
+    e->ntxn = sg_coalesce(addr, r->mask, r->size, t->l1_line, t->l1_sector, e->txn);
     e->wavefronts = (uint32_t)__builtin_popcountll(r->mask); /* atomics: lane operations */
     tc->stats.mem_requests++;
     tc->stats.mem_transactions += e->ntxn;
     break;
+  }
   default: /* unmapped: a finding; it still takes the LSU's time */
     e->kind = LSU_OTHER;
     e->wavefronts = 1;
@@ -712,13 +831,14 @@ void sg_tcore_atomic(struct sg_tcore *tc, int32_t a) {
  * fetch started at cycle c with an instruction cache hit can issue at
  * c + icache_latency). */
 static void deliver_fetches(struct sg_tcore *tc) {
-  for (uint32_t i = 0; i < tc->nwarps; i++) {
-    struct twarp *w = &tc->w[i];
-    if (w->resident && w->fetch_n && w->fetch_at <= tc->now) {
+  for (uint32_t j = 0; j < tc->nres; j++) {
+    struct twarp *w = &tc->w[tc->res[j]];
+    if (w->fetch_n && w->fetch_at <= tc->now) {
       for (uint32_t k = 0; k < w->fetch_n; k++)
         w->ib[(w->ib_head + w->ib_n++) % SG_IBUF_MAX] = w->fetch_pc + 4ull * k;
       w->fetch_pc += 4ull * w->fetch_n;
       w->fetch_n = 0;
+      tc->changed = true;
     }
   }
 }
@@ -727,10 +847,13 @@ static void deliver_fetches(struct sg_tcore *tc) {
  * I-buffer. */
 static void fetch_cycle(struct sg_tcore *tc) {
   const struct sg_timing_config *t = tc->t;
-  for (uint32_t k = 0; k < tc->nwarps; k++) {
-    uint32_t i = (tc->fetch_rr + k) % tc->nwarps;
+  uint32_t from = 0, rr = tc->fetch_rr % tc->nwarps;
+  while (from < tc->nres && tc->res[from] < rr)
+    from++;
+  for (uint32_t k = 0; k < tc->nres; k++) {
+    uint32_t i = tc->res[(from + k) % tc->nres];
     struct twarp *w = &tc->w[i];
-    if (!w->resident || w->fetch_n || w->ib_n >= t->ibuffer_size ||
+    if (w->fetch_n || w->ib_n >= t->ibuffer_size ||
         (w->next_valid && w->st == SG_WS_DONE))
       continue;
     uint32_t n = t->ibuffer_size - w->ib_n;
@@ -738,6 +861,7 @@ static void fetch_cycle(struct sg_tcore *tc) {
     uint32_t left = (uint32_t)((t->icache_line - w->fetch_pc % t->icache_line) / 4);
     n = n < left ? n : left;
     w->fetch_n = n;
+    tc->changed = true;
     if (sg_cache_find(&tc->icache, w->fetch_pc)) {
       tc->stats.icache_hits++;
       w->fetch_at = tc->now + t->icache_latency;
@@ -760,6 +884,11 @@ static const struct sg_next_insn *next_of(struct sg_tcore *tc, uint32_t wi) {
   if (!w->next_valid) {
     w->st = sg_core_warp_next(tc->core, wi, &w->next);
     w->next_valid = true;
+    tc->changed = true;
+    w->stall_until = 0;
+    w->dst = w->src[0] = w->src[1] = w->src[2] = -1;
+    if (w->st == SG_WS_READY && w->next.uop)
+      regs_of(w->next.uop, &w->dst, w->src);
     if (w->st == SG_WS_FAULT) {
       tc->faulted = true;
       tc->fault_cta = tc->cta_index[w->cta];
@@ -768,14 +897,40 @@ static const struct sg_next_insn *next_of(struct sg_tcore *tc, uint32_t wi) {
   return w->st == SG_WS_READY ? &w->next : NULL;
 }
 
+/* The scoreboard's answer for warp w's next instruction n (0: ready):
+ * its sources, then its destination (written in order, with room for one
+ * more pending write); *until: the cycle the answer may change. */
+static int scoreboard(const struct twarp *w, const struct sg_next_insn *n, uint64_t now,
+                      uint64_t *until) {
+  for (int i = 0; i < 3; i++) {
+    int why = sb_wait(w, w->src[i], n->mask, now, until);
+    if (why)
+      return why;
+  }
+  if (w->dst < 0)
+    return 0;
+  int why = sb_wait(w, w->dst, n->mask, now, until);
+  if (why || sb_free(w, w->dst, now) >= 0)
+    return why;
+  const struct pending *p = w->sb[w->dst];
+  *until = p[0].ready < p[1].ready ? p[0].ready : p[1].ready;
+  return SG_STALL_RAW_MEM;
+}
+
 /* Why warp slot wi cannot issue at cycle now (0: it can): the checks of
- * an in-order SIMT issue stage. */
+ * an in-order SIMT issue stage. A branch's hold and the scoreboard only
+ * change with time or a memory completion, so their answer is kept until
+ * then (the same answer, looked up cheaply). */
 static int blocked(struct sg_tcore *tc, uint32_t wi, const struct sg_next_insn *n) {
   const struct sg_timing_config *t = tc->t;
   struct twarp *w = &tc->w[wi];
   uint64_t now = tc->now;
-  if (w->hold > now)
+  if (w->stall_until > now)
+    return w->stall;
+  if (w->hold > now) {
+    w->stall = SG_STALL_BRANCH, w->stall_until = w->hold;
     return SG_STALL_BRANCH;
+  }
   if (n->uop) { /* (outside the code: let it issue and fault) */
     bool front = w->ib_n > 0 && w->ib[w->ib_head] == n->pc;
     if (!front) {
@@ -787,6 +942,7 @@ static int blocked(struct sg_tcore *tc, uint32_t wi, const struct sg_next_insn *
         w->gen++;
         w->fetch_pc = n->pc;
         w->redirected = true;
+        tc->changed = true;
       }
       if (w->redirected)
         return SG_STALL_BRANCH;
@@ -795,19 +951,11 @@ static int blocked(struct sg_tcore *tc, uint32_t wi, const struct sg_next_insn *
   }
   if (!n->uop)
     return 0;
-  int32_t dst, src[3];
-  regs_of(n->uop, &dst, src);
-  for (int i = 0; i < 3; i++) {
-    int why = sb_wait(w, src[i], n->mask, now);
-    if (why)
-      return why;
-  }
-  if (dst >= 0) {
-    int why = sb_wait(w, dst, n->mask, now);
-    if (why)
-      return why;
-    if (sb_free(w, dst, now) < 0)
-      return SG_STALL_RAW_MEM;
+  uint64_t until;
+  int why = scoreboard(w, n, now, &until);
+  if (why) {
+    w->stall = why, w->stall_until = until;
+    return why;
   }
   enum sg_unit u = sg_op_unit(n->uop->op);
   if (u == SG_UNIT_LSU) {
@@ -824,13 +972,12 @@ static int blocked(struct sg_tcore *tc, uint32_t wi, const struct sg_next_insn *
 
 /* Issues warp slot wi's next instruction: the core runs it; the pipeline
  * books its operand reads, unit and result. */
-static void issue(struct sg_tcore *tc, uint32_t wi, const struct sg_next_insn *n) {
+static void issue(struct sg_tcore *tc, uint32_t wi) {
   const struct sg_timing_config *t = tc->t;
   struct twarp *w = &tc->w[wi];
   uint64_t now = tc->now;
-  int32_t dst = -1, src[3] = {-1, -1, -1};
-  if (n->uop)
-    regs_of(n->uop, &dst, src);
+  int32_t dst = w->dst;
+  const int32_t *src = w->src;
   int sbk = dst >= 0 ? sb_free(w, dst, now) : -1;
   /* operand collection: one read per bank per cycle; a register named
    * twice is read once */
@@ -855,10 +1002,12 @@ static void issue(struct sg_tcore *tc, uint32_t wi, const struct sg_next_insn *n
   }
   w->redirected = false;
   /* the core runs it */
+  tc->changed = true;
   tc->rec = NULL;
   sg_core_set_time(tc->core, now);
   enum sg_warp_status st = sg_core_warp_step(tc->core, wi);
   w->next_valid = false;
+  tc->cta_changed[w->cta] = true;
   const struct sg_insn_record *r = tc->rec;
   if (st == SG_WS_FAULT || !r) {
     tc->faulted = true;
@@ -866,6 +1015,7 @@ static void issue(struct sg_tcore *tc, uint32_t wi, const struct sg_next_insn *n
     return;
   }
   w->can_yield = true;
+  w->yield_failed = false;
   tc->stats.warp_insns++;
   tc->stats.thread_insns += (uint64_t)__builtin_popcountll(r->mask);
   tc->sample_issued++;
@@ -891,11 +1041,9 @@ static void issue_cycle(struct sg_tcore *tc) {
   for (uint32_t s = 0; s < ns && !tc->faulted; s++) {
     struct sg_sched *sc = &tc->sched[s];
     uint64_t live = 0, barrier = 0, age[64];
-    for (uint32_t k = 0; k < sc->nslots; k++) {
-      uint32_t wi = s + k * ns;
+    for (uint64_t m = tc->res_mask[s]; m; m &= m - 1) {
+      uint32_t k = (uint32_t)__builtin_ctzll(m), wi = s + k * ns;
       struct twarp *w = &tc->w[wi];
-      if (!w->resident)
-        continue;
       next_of(tc, wi);
       if (w->st == SG_WS_DONE || w->st == SG_WS_FREE)
         continue;
@@ -913,14 +1061,19 @@ static void issue_cycle(struct sg_tcore *tc) {
       int why = nx ? blocked(tc, wi, nx) : SG_STALL_BARRIER;
       /* multi-path IPDOM: a path waiting on memory lets another path of
        * its warp run */
-      if (why == SG_STALL_RAW_MEM && tc->w[wi].can_yield && sg_core_warp_yield(tc->core, wi)) {
-        tc->w[wi].next_valid = false;
-        tc->w[wi].can_yield = false;
-        nx = next_of(tc, wi);
-        why = nx ? blocked(tc, wi, nx) : SG_STALL_BARRIER;
+      struct twarp *w = &tc->w[wi];
+      if (why == SG_STALL_RAW_MEM && w->can_yield && !w->yield_failed) {
+        if (sg_core_warp_yield(tc->core, wi)) {
+          w->next_valid = false;
+          w->can_yield = false;
+          nx = next_of(tc, wi);
+          why = nx ? blocked(tc, wi, nx) : SG_STALL_BARRIER;
+        } else {
+          w->yield_failed = true;
+        }
       }
       if (!why) {
-        issue(tc, wi, nx);
+        issue(tc, wi);
         issued = (int32_t)order[i];
         why = SG_STALL_ISSUED;
       } else {
@@ -932,7 +1085,8 @@ static void issue_cycle(struct sg_tcore *tc) {
     }
     if (reason < 0)
       reason = SG_STALL_IDLE;
-    tc->stats.stalls[issued >= 0 ? SG_STALL_ISSUED : reason]++;
+    tc->reason[s] = issued >= 0 ? SG_STALL_ISSUED : reason;
+    tc->stats.stalls[tc->reason[s]]++;
     sg_sched_update(sc, issued, stalled, long_stall);
   }
 }
@@ -971,11 +1125,41 @@ static void idle_until(struct sg_tcore *tc, uint64_t until) {
   }
 }
 
+/* The first cycle after now at which something a quiet cycle waited on
+ * may happen: a response, a fetch, a warp's stall ending, a unit or
+ * collector or the load/store unit freeing; at most `to`. */
+static uint64_t next_event(const struct sg_tcore *tc, uint64_t to) {
+  uint64_t now = tc->now, next = to;
+#define SOONER(c) do { uint64_t c_ = (c); if (c_ > now && c_ < next) next = c_; } while (0)
+  if (tc->inhead < tc->nin)
+    SOONER(tc->in[tc->inhead].cycle);
+  for (uint32_t j = 0; j < tc->nres; j++) {
+    const struct twarp *w = &tc->w[tc->res[j]];
+    if (w->fetch_n && w->fetch_at != NONE)
+      SOONER(w->fetch_at);
+    if (w->stall_until != NONE)
+      SOONER(w->stall_until);
+    SOONER(w->hold);
+  }
+  for (uint32_t u = 0; u < tc->t->sched_per_core * SG_NUM_UNITS; u++)
+    SOONER(tc->units[u].free);
+  for (uint32_t c = 0; c < tc->t->collector_units; c++)
+    SOONER(tc->collector[c]);
+  if (tc->qn) {
+    const struct lsu_entry *e = &tc->lsu[tc->queue[tc->qhead]];
+    SOONER(tc->lsu_busy > e->start ? tc->lsu_busy : e->start);
+  }
+#undef SOONER
+  return next;
+}
+
 void sg_tcore_run(struct sg_tcore *tc, uint64_t from, uint64_t to) {
   /* the responses of the last merge, in time order */
   if (tc->nin > tc->inhead)
     qsort(tc->in + tc->inhead, tc->nin - tc->inhead, sizeof *tc->in, by_cycle);
+  uint32_t ns = tc->t->sched_per_core;
   for (tc->now = from; tc->now < to && !tc->faulted; tc->now++) {
+    tc->changed = false;
     while (tc->inhead < tc->nin && tc->in[tc->inhead].cycle <= tc->now)
       respond(tc, &tc->in[tc->inhead++]);
     retire_ctas(tc);
@@ -987,12 +1171,22 @@ void sg_tcore_run(struct sg_tcore *tc, uint64_t from, uint64_t to) {
     idle_until(tc, tc->now);
     deliver_fetches(tc);
     lsu_cycle(tc);
+    memcpy(tc->sched_was, tc->sched, ns * sizeof *tc->sched);
     issue_cycle(tc);
     fetch_cycle(tc);
     uint32_t resident = 0;
-    for (uint32_t i = 0; i < tc->nwarps; i++)
-      resident += tc->w[i].resident && !(tc->w[i].next_valid && tc->w[i].st == SG_WS_DONE);
-    tc->stats.resident_warps += resident;
+    for (uint32_t j = 0; j < tc->nres; j++)
+      resident += !(tc->w[tc->res[j]].next_valid && tc->w[tc->res[j]].st == SG_WS_DONE);
+    /* A quiet cycle (nothing but the time changed) repeats itself, slot
+     * reasons and all, until the next event: count those cycles at once. */
+    uint64_t cycles = 1;
+    if (!tc->changed && !tc->faulted && !memcmp(tc->sched_was, tc->sched, ns * sizeof *tc->sched)) {
+      cycles = next_event(tc, to) - tc->now;
+      for (uint32_t s = 0; s < ns; s++)
+        tc->stats.stalls[tc->reason[s]] += cycles - 1;
+      tc->now += cycles - 1;
+    }
+    tc->stats.resident_warps += resident * cycles;
     tc->sample_warps = resident;
     tc->accounted = tc->busy_end = tc->now + 1;
   }

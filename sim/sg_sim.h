@@ -654,6 +654,7 @@ struct sg_timing_result {
   uint32_t cores, sched_per_core, dram_channels;
   uint32_t ctas_per_core;       /* CTAs one core held at once at most */
   const char *occupancy_limit;  /* what bounded it: "cta_slots", "warp slots", ... */
+  uint64_t host_cpu_ns;         /* CPU time the host threads spent simulating it */
   uint32_t sample_cycles, nsamples;
   uint32_t *sample_issued;      /* warp instructions issued in each interval, all cores */
   uint32_t *sample_warps;       /* warps resident at the end of each interval, all cores */

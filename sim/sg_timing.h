@@ -26,6 +26,7 @@ struct sg_cache_line {
 struct sg_cache {
   uint32_t sets, ways, line, sector, line_shift, sector_shift;
   struct sg_cache_line *l; /* sets x ways */
+  uint64_t *tag;           /* each way's line, as l[], contiguous for the lookup */
   uint64_t tick;
 };
 
