@@ -1088,8 +1088,11 @@ static void timed_end(struct sg_device *dev, struct job *job, struct sg_launch_r
   struct timed *t = job->timed;
   struct sg_fault fault;
   uint64_t cta = 0;
-  if (job->status == SG_OK &&
-      sg_gpu_finish(dev->gpu, &res->timing, &fault, &cta) == SG_EFAULT) {
+  enum sg_status st = job->status == SG_OK ? sg_gpu_finish(dev->gpu, &res->timing, &fault, &cta)
+                                            : SG_OK;
+  if (st == SG_ENOMEM)
+    job->status = SG_ENOMEM; /* the timing model's queues could not grow */
+  if (st == SG_EFAULT) {
     uint64_t grid[3];
     sg_ndrange_grid(&job->launch->nd, grid);
     uint32_t ctaid[3] = {(uint32_t)(cta % grid[0]), (uint32_t)(cta / grid[0] % grid[1]),

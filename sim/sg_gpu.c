@@ -50,6 +50,7 @@ struct sg_gpu {
   uint64_t watchdog_cta; /* a CTA running when the watchdog fired */
   _Atomic uint64_t cpu_ns; /* host CPU time the launch's threads spent */
   bool watchdog;
+  bool nomem;            /* the merge ran out of host memory */
 };
 
 static const char *const stall_names[] = {
@@ -257,7 +258,7 @@ enum sg_status sg_gpu_start(struct sg_gpu *g, const struct sg_gpu_launch *l, uin
   g->now = 0;
   g->quanta = 0;
   g->done = false;
-  g->watchdog = false;
+  g->watchdog = g->nomem = false;
   g->nsamples = 0;
   g->sample_every = g->t.sample_cycles ? (g->t.sample_cycles + g->quantum - 1) / g->quantum : 0;
   sg_l2_clear(&g->l2);
@@ -338,8 +339,10 @@ static void merge(struct sg_gpu *g) {
   }
   if (n > g->cap) {
     struct sg_mem_req *p = realloc(g->merge, n * sizeof *p);
-    if (!p)
-      abort(); /* requests of one quantum: nothing sensible to do without them */
+    if (!p) { /* the launch cannot go on: sg_gpu_finish says so */
+      g->nomem = g->done = true;
+      return;
+    }
     g->merge = p, g->cap = n;
   }
   n = 0;
@@ -448,6 +451,11 @@ enum sg_status sg_gpu_finish(struct sg_gpu *g, struct sg_timing_result *res,
   res->sample_warps = g->s_warps;
   g->s_issued = g->s_warps = NULL;
   g->capsamples = g->nsamples = 0;
+  bool nomem = g->nomem;
+  for (uint32_t c = 0; c < g->cores; c++)
+    nomem |= sg_tcore_nomem(g->tc[c]);
+  if (nomem)
+    return SG_ENOMEM;
   /* the fault of the lowest faulting CTA */
   enum sg_status st = SG_OK;
   uint64_t best = UINT64_MAX;

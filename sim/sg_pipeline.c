@@ -146,6 +146,7 @@ struct sg_tcore {
   struct sg_findings *findings;
   struct sg_fault fault;
   bool faulted;
+  bool nomem;            /* the host ran out of memory for its queues: the launch ends */
   uint64_t fault_cta;
   struct sg_timing_stats stats;
   bool changed;          /* this cycle changed something other than the time */
@@ -215,13 +216,22 @@ static void regs_of(const struct sg_uop *u, int32_t *dst, int32_t src[3]) {
   src[0] = out[1], src[1] = out[2], src[2] = out[3];
 }
 
+/* A queue could not grow: the model cannot go on; the launch ends with
+ * SG_ENOMEM (sg_gpu_finish). */
+static void out_of_memory(struct sg_tcore *tc) {
+  tc->nomem = true;
+  tc->faulted = true;
+}
+
 static void send(struct sg_tcore *tc, enum sg_req_kind kind, uint64_t addr, uint32_t bytes,
                  uint32_t tag, uint16_t lanes, int32_t atomic) {
   if (tc->nout == tc->capout) {
     uint32_t cap = tc->capout ? 2 * tc->capout : 256;
     struct sg_mem_req *p = realloc(tc->out, cap * sizeof *p);
-    if (!p)
-      abort(); /* a few KB: nothing sensible to do without them */
+    if (!p) {
+      out_of_memory(tc);
+      return;
+    }
     tc->out = p, tc->capout = cap;
   }
   tc->out[tc->nout++] = (struct sg_mem_req){.cycle = tc->now + tc->t->noc_latency,
@@ -351,7 +361,7 @@ void sg_tcore_launch(struct sg_tcore *tc, const struct sg_gpu_launch *l, uint32_
   tc->resident_ctas = 0;
   tc->ctas_per_core = l->ctas_per_core;
   tc->findings = l->findings ? &l->findings[tc->id] : NULL;
-  tc->faulted = false;
+  tc->faulted = tc->nomem = false;
   tc->fault_cta = 0;
   memset(tc->cta_age, 0, tc->sim.cta_slots * sizeof *tc->cta_age);
   memset(&tc->stats, 0, sizeof tc->stats);
@@ -747,8 +757,10 @@ static void lsu_enter(struct sg_tcore *tc, uint32_t wi, int32_t dst, int sbk, ui
       e = &tc->lsu[i];
   if (!e) { /* every entry waits on memory: room for more (entries are named by index) */
     struct lsu_entry *p = realloc(tc->lsu, 2 * tc->nlsu * sizeof *p);
-    if (!p)
-      abort(); /* a few KB */
+    if (!p) {
+      out_of_memory(tc);
+      return;
+    }
     memset(p + tc->nlsu, 0, tc->nlsu * sizeof *p);
     tc->lsu = p;
     e = &tc->lsu[tc->nlsu];
@@ -796,8 +808,10 @@ static void lsu_enter(struct sg_tcore *tc, uint32_t wi, int32_t dst, int sbk, ui
       a++;
     if (a == tc->natomics) {
       struct deferred *p = realloc(tc->atomics, (tc->natomics + 8) * sizeof *p);
-      if (!p)
-        abort();
+      if (!p) {
+        out_of_memory(tc);
+        return;
+      }
       tc->atomics = p;
       memset(p + tc->natomics, 0, 8 * sizeof *p);
       tc->natomics += 8;
@@ -1108,8 +1122,10 @@ void sg_tcore_respond(struct sg_tcore *tc, const struct sg_mem_resp *r) {
     if (tc->nin == tc->capin) {
       uint32_t cap = tc->capin ? 2 * tc->capin : 256;
       struct sg_mem_resp *p = realloc(tc->in, cap * sizeof *p);
-      if (!p)
-        abort();
+      if (!p) {
+        out_of_memory(tc);
+        return;
+      }
       tc->in = p, tc->capin = cap;
     }
   }
@@ -1204,6 +1220,8 @@ bool sg_tcore_idle(const struct sg_tcore *tc) {
 }
 
 bool sg_tcore_faulted(const struct sg_tcore *tc) { return tc->faulted; }
+
+bool sg_tcore_nomem(const struct sg_tcore *tc) { return tc->nomem; }
 
 const struct sg_fault *sg_tcore_fault(const struct sg_tcore *tc, uint64_t *cta) {
   *cta = tc->fault_cta;

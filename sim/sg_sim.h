@@ -701,9 +701,10 @@ uint32_t sg_gpu_occupancy(const struct sg_gpu *g, const struct sg_code *code,
                           uint64_t local_per_core, const char **limit);
 /* Runs a launch on `threads` host threads: sg_gpu_start, then every one of
  * them calls sg_gpu_work(g, k) (k = 0 .. threads - 1) and returns when the
- * launch is done, then sg_gpu_finish gives the result: SG_OK, or SG_EFAULT
+ * launch is done, then sg_gpu_finish gives the result: SG_OK, SG_EFAULT
  * with the fault of the lowest faulting CTA (*fault_cta) of the first
- * quantum in which any CTA faulted. Cycles do not depend on `threads`. */
+ * quantum in which any CTA faulted, or SG_ENOMEM when the host had no
+ * memory for the model's queues. Cycles do not depend on `threads`. */
 enum sg_status sg_gpu_start(struct sg_gpu *g, const struct sg_gpu_launch *l, uint32_t threads);
 void sg_gpu_work(struct sg_gpu *g, uint32_t thread);
 enum sg_status sg_gpu_finish(struct sg_gpu *g, struct sg_timing_result *res,
