@@ -397,7 +397,7 @@ static void cta_start(struct sg_core *c, uint32_t s, const struct sg_cta_desc *c
   if (c->nhooks)
     sg_core_emit(c, cs, NULL,
                  (struct sg_event){.kind = SG_EV_CTA_START, .time = time_of(c, cs),
-                                   .arg = cta->num_warps, .desc = cta});
+                                   .arg = cta->num_warps, .arg2 = cs->first_warp, .desc = cta});
 }
 
 enum sg_status sg_core_run_cta(struct sg_core *c, const struct sg_code *code,

@@ -429,7 +429,7 @@ struct sg_insn_record {
 
 /* What happens between instructions. */
 enum sg_event_kind {
-  SG_EV_CTA_START,   /* arg: warps of the CTA */
+  SG_EV_CTA_START,   /* arg: warps of the CTA; arg2: its first warp slot on the core */
   SG_EV_CTA_END,     /* arg: 1 when a fault ended it */
   SG_EV_WARP_END,    /* every lane of the warp exited */
   SG_EV_BARRIER_WAIT,    /* a warp arrived at barrier `arg` (pc: the barrier) */

@@ -16,13 +16,16 @@ enum item_kind { IT_INSN, IT_WAIT, IT_RELEASE, IT_PATHS, IT_RECONVERGE, IT_SWITC
 
 struct item {
   uint64_t time, pc, mask, arg;
+  uint64_t cta;           /* (timing mode runs several CTAs of a core at once) */
   uint32_t warp, kind;
 };
 
 struct cta {
   uint64_t index, start, length; /* its time axis: see sg_trace.cycles */
   uint32_t core, warps;
-  size_t first, count;    /* its items */
+  uint32_t first_warp;    /* its warps' slots on the core: first_warp + warp */
+  size_t first, last;     /* its items are those of index `index` in [first, last) */
+  bool open, whole;       /* being recorded; ended with all its items */
 };
 
 struct sg_trace {
@@ -31,25 +34,35 @@ struct sg_trace {
   bool cycles; /* times are cycles of the whole launch (timing mode), else
                   warp instructions of each CTA from its start */
   uint64_t limit;  /* bytes of items */
-  bool cut, open;  /* open: a CTA is being recorded */
+  bool cut;        /* the limit was reached: CTAs open then are incomplete */
+  uint32_t nopen;  /* CTAs being recorded */
   struct item *items;
   size_t nitems, cap;
   struct cta *ctas;
   size_t nctas, ctacap;
 };
 
+/* Past the limit (or out of memory) the CTAs being recorded are dropped
+ * whole, and no more start. */
+static void cut(struct sg_trace *t) {
+  t->cut = true;
+  for (size_t i = 0; i < t->nctas; i++)
+    t->ctas[i].open = false;
+  t->nopen = 0;
+}
+
 static void add(struct sg_trace *t, struct item it) {
-  if (!t->open)
+  if (!t->nopen)
     return;
   if ((t->nitems + 1) * sizeof(struct item) > t->limit) {
-    t->cut = true, t->open = false; /* the CTA is dropped whole */
+    cut(t);
     return;
   }
   if (t->nitems == t->cap) {
     size_t cap = t->cap ? 2 * t->cap : 4096;
     struct item *p = realloc(t->items, cap * sizeof *p);
     if (!p) {
-      t->cut = true, t->open = false;
+      cut(t);
       return;
     }
     t->items = p, t->cap = cap;
@@ -59,7 +72,7 @@ static void add(struct sg_trace *t, struct item it) {
 
 static void on_insn(struct sg_hook *self, const struct sg_insn_record *r) {
   struct sg_trace *t = (struct sg_trace *)self;
-  add(t, (struct item){r->time, r->pc, r->mask, r->taken, r->warp, IT_INSN});
+  add(t, (struct item){r->time, r->pc, r->mask, r->taken, r->cta, r->warp, IT_INSN});
 }
 
 static void on_event(struct sg_hook *self, const struct sg_event *e) {
@@ -80,23 +93,28 @@ static void on_event(struct sg_hook *self, const struct sg_event *e) {
       }
       t->ctas = p, t->ctacap = cap;
     }
-    t->ctas[t->nctas] = (struct cta){e->cta, e->time, 0, e->core, (uint32_t)e->arg, t->nitems, 0};
-    t->open = true;
+    t->ctas[t->nctas++] = (struct cta){.index = e->cta, .start = e->time, .core = e->core,
+                                       .warps = (uint32_t)e->arg, .first_warp = (uint32_t)e->arg2,
+                                       .first = t->nitems, .open = true};
+    t->nopen++;
     return;
   case SG_EV_CTA_END:
-    if (t->open) {
-      struct cta *c = &t->ctas[t->nctas++];
-      c->length = e->time - c->start;
-      c->count = t->nitems - c->first;
-    } else if (t->nctas < t->ctacap) {
-      t->nitems = t->nctas ? t->ctas[t->nctas - 1].first + t->ctas[t->nctas - 1].count : 0;
-    }
-    t->open = false;
+    for (size_t i = t->nctas; i-- > 0;)
+      if (t->ctas[i].open && t->ctas[i].index == e->cta) {
+        struct cta *c = &t->ctas[i];
+        c->length = e->time - c->start;
+        c->last = t->nitems;
+        c->open = false;
+        c->whole = true;
+        t->nopen--;
+        break;
+      }
     return;
   case SG_EV_PATH_COUNT:
     return;
   default:
-    add(t, (struct item){e->time, e->pc, e->mask, e->arg, e->warp, (uint32_t)kind[e->kind]});
+    add(t, (struct item){e->time, e->pc, e->mask, e->arg, e->cta, e->warp,
+                         (uint32_t)kind[e->kind]});
   }
 }
 
@@ -145,9 +163,11 @@ static void write_text(const struct ref *r, const char *kernel, FILE *out) {
   const struct cta *c = r->c;
   fprintf(out, "# kernel %s cta %" PRIu64 " core %u warps %u\n", kernel, c->index, c->core,
           c->warps);
-  for (size_t i = c->first; i < c->first + c->count; i++) {
+  for (size_t i = c->first; i < c->last; i++) {
     const struct item *it = &r->t->items[i];
     char text[96];
+    if (it->cta != c->index)
+      continue;
     switch (it->kind) {
     case IT_INSN:
       fprintf(out, "%8" PRIu64 " cta %" PRIu64 " warp %u pc 0x%08" PRIx64 " mask 0x%016" PRIx64
@@ -197,18 +217,24 @@ static void json_event(FILE *out, bool *first, const char *fmt, ...) {
   va_end(ap);
 }
 
-/* Track ids: 0 holds the core's CTAs, w + 1 its warp slot w. Spans: a
- * warp's instructions that ran one after another with the same lanes
- * ("full" when the warp's lanes at its first instruction, else "partial");
- * barrier waits; instants for divergence, reconvergence and path switches. */
+/* Track ids: w + 1 is the core's warp slot w; CTA_TRACK + w the CTAs whose
+ * first warp is in slot w (one track for the one CTA a functional core
+ * runs at a time; in timing mode, CTAs resident at once get tracks of their
+ * own). Spans: a warp's instructions that ran one after another with the
+ * same lanes ("full" when the warp's lanes at its first instruction, else
+ * "partial"); barrier waits; instants for divergence, reconvergence and
+ * path switches. */
+#define CTA_TRACK 100000u
 static void write_json(const struct ref *r, const char *kernel, uint64_t base, bool *first,
                        FILE *out) {
   const struct cta *c = r->c;
   const struct item *items = r->t->items;
   json_event(out, first,
-             "{\"name\":\"%s cta %" PRIu64 "\",\"ph\":\"X\",\"pid\":%u,\"tid\":0,"
+             "{\"name\":\"%s cta %" PRIu64 "\",\"ph\":\"X\",\"pid\":%u,\"tid\":%u,"
              "\"ts\":%" PRIu64 ",\"dur\":%" PRIu64 "}",
-             kernel, c->index, c->core, base + c->start, c->length ? c->length : 1);
+             kernel, c->index, c->core, CTA_TRACK + c->first_warp, base + c->start,
+             c->length ? c->length : 1);
+  uint32_t track = c->first_warp + 1; /* + warp: the warp's track */
   uint32_t nw = c->warps ? c->warps : 1;
   uint64_t *wait = calloc(nw, sizeof *wait), *full = calloc(nw, sizeof *full);
   if (!wait || !full) {
@@ -216,14 +242,17 @@ static void write_json(const struct ref *r, const char *kernel, uint64_t base, b
     free(full);
     return;
   }
-  for (size_t i = c->first; i < c->first + c->count; i++) {
+  for (size_t i = c->first; i < c->last; i++) {
     const struct item *it = &items[i];
     uint64_t ts = base + it->time;
+    if (it->cta != c->index)
+      continue;
     switch (it->kind) {
     case IT_INSN: {
       size_t j = i + 1; /* the run: the same warp and lanes at consecutive times */
-      while (j < c->first + c->count && items[j].kind == IT_INSN && items[j].warp == it->warp &&
-             items[j].mask == it->mask && items[j].time == items[j - 1].time + 1)
+      while (j < c->last && items[j].kind == IT_INSN && items[j].cta == c->index &&
+             items[j].warp == it->warp && items[j].mask == it->mask &&
+             items[j].time == items[j - 1].time + 1)
         j++;
       uint64_t lanes = (uint64_t)__builtin_popcountll(it->mask);
       if (it->warp < nw && !full[it->warp])
@@ -233,7 +262,7 @@ static void write_json(const struct ref *r, const char *kernel, uint64_t base, b
                  ",\"dur\":%zu,\"args\":{\"pc\":\"0x%" PRIx64 "\",\"lanes\":%" PRIu64
                  ",\"mask\":\"0x%" PRIx64 "\"}}",
                  it->warp < nw && it->mask == full[it->warp] ? "full" : "partial", c->core,
-                 it->warp + 1, ts, j - i, it->pc, lanes, it->mask);
+                 track + it->warp, ts, j - i, it->pc, lanes, it->mask);
       i = j - 1;
       break;
     }
@@ -247,7 +276,7 @@ static void write_json(const struct ref *r, const char *kernel, uint64_t base, b
           json_event(out, first,
                      "{\"name\":\"barrier\",\"ph\":\"X\",\"pid\":%u,\"tid\":%u,\"ts\":%" PRIu64
                      ",\"dur\":%" PRIu64 "}",
-                     c->core, w + 1, wait[w], ts > wait[w] ? ts - wait[w] : 1);
+                     c->core, track + w, wait[w], ts > wait[w] ? ts - wait[w] : 1);
           wait[w] = 0;
         }
       break;
@@ -259,7 +288,7 @@ static void write_json(const struct ref *r, const char *kernel, uint64_t base, b
       json_event(out, first,
                  "{\"name\":\"%s\",\"ph\":\"i\",\"s\":\"t\",\"pid\":%u,\"tid\":%u,\"ts\":%" PRIu64
                  ",\"args\":{\"pc\":\"0x%" PRIx64 "\",\"mask\":\"0x%" PRIx64 "\"}}",
-                 name[it->kind], c->core, it->warp + 1, ts, it->pc, it->mask);
+                 name[it->kind], c->core, track + it->warp, ts, it->pc, it->mask);
       break;
     }
     case IT_END:
@@ -274,13 +303,14 @@ static void write_json(const struct ref *r, const char *kernel, uint64_t base, b
  * viewers keep the last). */
 static void write_json_names(const struct ref *refs, size_t n, uint32_t cores, bool *first,
                              FILE *out) {
-  uint32_t *warps = calloc(cores, sizeof *warps); /* per core: most warps of a CTA, +1 if used */
+  uint32_t *warps = calloc(cores, sizeof *warps); /* per core: warp slots used, +1 if any */
   if (!warps)
     return;
   for (size_t i = 0; i < n; i++) {
-    uint32_t core = refs[i].c->core < cores ? refs[i].c->core : 0;
-    if (refs[i].c->warps + 1 > warps[core])
-      warps[core] = refs[i].c->warps + 1;
+    const struct cta *c = refs[i].c;
+    uint32_t core = c->core < cores ? c->core : 0;
+    if (c->first_warp + c->warps + 1 > warps[core])
+      warps[core] = c->first_warp + c->warps + 1;
   }
   for (uint32_t core = 0; core < cores; core++) {
     if (!warps[core])
@@ -289,10 +319,12 @@ static void write_json_names(const struct ref *refs, size_t n, uint32_t cores, b
                "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,\"args\":{\"name\":"
                "\"core %u\"}}",
                core, core);
-    json_event(out, first,
-               "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":0,\"args\":{"
-               "\"name\":\"CTAs\"}}",
-               core);
+    for (size_t i = 0; i < n; i++) /* the CTA tracks used (names repeat harmlessly) */
+      if (refs[i].c->core == core && (i == 0 || refs[i].c->first_warp != refs[i - 1].c->first_warp))
+        json_event(out, first,
+                   "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"args\":"
+                   "{\"name\":\"CTAs at warp slot %u\"}}",
+                   core, CTA_TRACK + refs[i].c->first_warp, refs[i].c->first_warp);
     for (uint32_t w = 0; w + 1 < warps[core]; w++)
       json_event(out, first,
                  "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"args\":{"
@@ -336,7 +368,8 @@ uint64_t sg_trace_write(struct sg_trace *const *traces, uint32_t count, const ch
   n = 0;
   for (uint32_t i = 0; i < count; i++)
     for (size_t j = 0; j < traces[i]->nctas; j++)
-      refs[n++] = (struct ref){traces[i], &traces[i]->ctas[j]};
+      if (traces[i]->ctas[j].whole)
+        refs[n++] = (struct ref){traces[i], &traces[i]->ctas[j]};
   qsort(refs, n, sizeof *refs, by_index);
   /* Each CTA is formatted on its own and goes out only if it fits. */
   bool was_first = *first;

@@ -4,7 +4,9 @@
 loader on a sample host program: the text trace has one line per warp
 instruction the statistics count; the JSON trace is one valid trace-event
 document whose instruction spans add up to the same count, laid out
-deterministically whatever the number of host threads; a trace that cannot
+deterministically whatever the number of host threads, in timing mode too
+(several work-groups on a core at once, each warp on its own track); a
+trace that cannot
 be written or that passes trace_limit is said on stderr while the program
 still runs and checks its results.
 
@@ -73,6 +75,39 @@ js1 = os.path.join(work, "trace1.json")
 run(js1, {"SOFTGPU_THREADS": "1"})
 if open(js1).read() != open(js).read():
     fail("the JSON trace depends on the number of host threads")
+
+# Timing mode: several work-groups share a core at once, each warp slot on
+# its own track, whose spans never overlap; times are cycles, and the text
+# trace still has a line per warp instruction.
+timing = {"SOFTGPU_MODE": "timing", "SOFTGPU_THREADS": "2"}
+tstats = os.path.join(work, "tstats.json")
+ttext = os.path.join(work, "ttrace.txt")
+run(ttext, timing, stats=tstats)
+tlaunches = [json.loads(line) for line in open(tstats)]
+if max(l["timing"]["ctas_per_core"] for l in tlaunches) < 2:
+    fail("the timing runs keep one work-group per core: nothing shares a core")
+tinsns = sum(l["warp_insns"] for l in tlaunches)
+tlines = [l for l in open(ttext).read().splitlines() if " mask 0x" in l]
+if len(tlines) != tinsns:
+    fail(f"timing text trace has {len(tlines)} instruction lines, statistics count {tinsns}")
+tjs = os.path.join(work, "ttrace.json")
+run(tjs, timing)
+tevents = json.load(open(tjs))["traceEvents"]
+tspans = [e for e in tevents if e["ph"] == "X" and e["name"] in ("full", "partial")]
+if sum(e["dur"] for e in tspans) != tinsns:
+    fail(f"timing JSON instruction spans cover {sum(e['dur'] for e in tspans)}, expected {tinsns}")
+tracks = {}
+for e in tevents:
+    if e["ph"] == "X":
+        tracks.setdefault((e["pid"], e["tid"]), []).append((e["ts"], e["ts"] + e["dur"]))
+for key, spans_of in tracks.items():
+    spans_of.sort()
+    for (a0, a1), (b0, b1) in zip(spans_of, spans_of[1:]):
+        if b0 < a1:
+            fail(f"timing JSON: spans overlap on core {key[0]} track {key[1]}: {a0}-{a1}, {b0}-{b1}")
+ctas = [e for e in tevents if e["ph"] == "X" and " cta " in e["name"]]
+if len({(e["pid"], e["tid"]) for e in ctas}) <= len({e["pid"] for e in ctas}):
+    fail("timing JSON: the work-groups resident at once share one track")
 
 # A trace that cannot be written: said, and the program still runs.
 err = run(os.path.join(work, "no-such-dir", "t.json"))
