@@ -1000,6 +1000,13 @@ static enum sg_status timed_prepare(struct sg_device *dev, struct job *job, stru
                                     uint64_t local, uint64_t threads, char *msg, size_t len) {
   const struct sg_config *cfg = &dev->cfg;
   const struct sg_launch *launch = job->launch;
+  /* The checkers follow one CTA per core; timing mode keeps several
+   * resident. It still reports what the core itself finds (accesses
+   * outside every mapping, to read-only memory, misaligned atomics ...). */
+  static atomic_bool said;
+  if ((dev->check.races || dev->check.sync || dev->check.uninit) && !atomic_exchange(&said, true))
+    fprintf(stderr, "SoftGPU: timing mode runs without the races, sync and uninit checkers "
+                    "(SOFTGPU_CHECK); check kernels in functional mode\n");
   if (!dev->gpu) {
     struct sg_sim_config sim = {.warp_size = cfg->warp_size,
                                 .watchdog_insns = cfg->watchdog_insns,
