@@ -490,6 +490,17 @@ enum sg_warp_status sg_core_warp_next(struct sg_core *c, uint32_t w, struct sg_n
   return SG_WS_READY;
 }
 
+void sg_core_warp_stop(struct sg_core *c, uint32_t w, enum sg_fault_kind kind, const char *what) {
+  struct sg_warp *wp = slot_warp(c, w);
+  if (!wp)
+    return;
+  sg_core_fault(c, wp, kind, 0, 64, 0, 0, "%s", what);
+  struct sg_path p;
+  if (c->reconv->next(wp->reconv, wp->lanes & ~wp->exited, &p, NULL) == SG_NEXT_RUN)
+    c->fault->pc = p.pc;
+  c->stopped = true;
+}
+
 enum sg_warp_status sg_core_warp_step(struct sg_core *c, uint32_t w) {
   struct sg_warp *wp = slot_warp(c, w);
   if (!wp || wp->state != SG_WARP_READY)

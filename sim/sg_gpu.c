@@ -380,8 +380,16 @@ static void merge(struct sg_gpu *g) {
     done &= sg_tcore_idle(g->tc[c]);
     faulted |= sg_tcore_faulted(g->tc[c]);
   }
-  if (!faulted && !done && g->t.watchdog_cycles && g->now >= g->t.watchdog_cycles)
+  if (!faulted && !done && g->t.watchdog_cycles && g->now >= g->t.watchdog_cycles) {
+    /* every core stops its oldest running warp: the report names the
+     * lowest CTA's, like any fault */
+    char what[96];
+    snprintf(what, sizeof what, "ran past the watchdog limit of %" PRIu64 " cycles (watchdog_cycles)",
+             g->t.watchdog_cycles);
+    for (uint32_t c = 0; c < g->cores; c++)
+      sg_tcore_stop(g->tc[c], SG_FAULT_WATCHDOG, what);
     g->watchdog = true;
+  }
   g->done = done || faulted || g->watchdog;
   if (g->done && g->sample_every && g->quanta % g->sample_every)
     sample(g);

@@ -1223,6 +1223,19 @@ bool sg_tcore_faulted(const struct sg_tcore *tc) { return tc->faulted; }
 
 bool sg_tcore_nomem(const struct sg_tcore *tc) { return tc->nomem; }
 
+bool sg_tcore_stop(struct sg_tcore *tc, enum sg_fault_kind kind, const char *what) {
+  for (uint32_t j = 0; j < tc->nres; j++) { /* its oldest warp that has not finished */
+    uint32_t wi = tc->res[j];
+    if (tc->w[wi].next_valid && (tc->w[wi].st == SG_WS_DONE || tc->w[wi].st == SG_WS_FREE))
+      continue;
+    sg_core_warp_stop(tc->core, wi, kind, what);
+    tc->faulted = true;
+    tc->fault_cta = tc->cta_index[tc->w[wi].cta];
+    return true;
+  }
+  return false;
+}
+
 const struct sg_fault *sg_tcore_fault(const struct sg_tcore *tc, uint64_t *cta) {
   *cta = tc->fault_cta;
   return &tc->fault;

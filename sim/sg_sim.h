@@ -605,6 +605,10 @@ enum sg_warp_status sg_core_warp_step(struct sg_core *core, uint32_t w);
 /* Multi-path IPDOM: sets w's running path aside for another that can run;
  * false when there is none (IPDOM: paths run one at a time). */
 bool sg_core_warp_yield(struct sg_core *core, uint32_t w);
+/* Ends the launch at warp slot w's next instruction with a fault of `kind`
+ * saying `what` (the timing model's watchdog). */
+void sg_core_warp_stop(struct sg_core *core, uint32_t w, enum sg_fault_kind kind,
+                       const char *what);
 /* Barrier table: CTA slot s's barrier has every running warp waiting;
  * release it (false: a finding about it ended the CTA). */
 bool sg_core_cta_barrier_full(const struct sg_core *core, uint32_t s);

@@ -121,6 +121,9 @@ uint64_t sg_tcore_busy_end(const struct sg_tcore *tc); /* the cycle after its la
 void sg_tcore_finish(struct sg_tcore *tc, uint64_t cycles);
 bool sg_tcore_faulted(const struct sg_tcore *tc); /* fault and its CTA index */
 bool sg_tcore_nomem(const struct sg_tcore *tc);   /* out of host memory (also faulted) */
+/* Stops the launch with a fault of `kind` at the next instruction of a
+ * warp that has not finished; false when the core has none. */
+bool sg_tcore_stop(struct sg_tcore *tc, enum sg_fault_kind kind, const char *what);
 const struct sg_fault *sg_tcore_fault(const struct sg_tcore *tc, uint64_t *cta);
 uint64_t sg_tcore_ctas_done(const struct sg_tcore *tc);
 /* The requests of the last quantum (taken by the merge), and where the
