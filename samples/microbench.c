@@ -155,7 +155,7 @@ static double cycles(struct mb *m, cl_kernel k, size_t global, size_t local) {
 
 /* A field of the last launch in the statistics file (the first one named so
  * in its line: the launch's total), or -1. */
-static double stat(const struct mb *m, const char *field) {
+static double stat_of(const struct mb *m, const char *field) {
   char key[64], *line = NULL;
   size_t cap = 0;
   double v = -1;
@@ -170,6 +170,16 @@ static double stat(const struct mb *m, const char *field) {
   free(line);
   fclose(f);
   return v;
+}
+
+/* The field as text, "n/a" without statistics (SOFTGPU_STATS unset, or
+ * another platform); buf holds 32 bytes. */
+static const char *stat(const struct mb *m, const char *field, const char *fmt, char *buf) {
+  double v = stat_of(m, field);
+  if (v < 0)
+    return "n/a";
+  snprintf(buf, 32, fmt, v);
+  return buf;
 }
 
 static cl_mem buffer(struct mb *m, size_t size, void *host) {
@@ -296,8 +306,9 @@ static int coalesce(struct mb *m, cl_uint stride) {
   unsigned long bad = 0;
   for (size_t i = 0; i < n; i++)
     bad += out[i] != in[i * stride];
-  printf("coalesce stride %u: %.0f requests, %.0f transactions\n", stride,
-         stat(m, "mem_requests"), stat(m, "mem_transactions"));
+  char b1[32], b2[32];
+  printf("coalesce stride %u: %s requests, %s transactions\n", stride,
+         stat(m, "mem_requests", "%.0f", b1), stat(m, "mem_transactions", "%.0f", b2));
   free(in);
   free(out);
   clReleaseKernel(k);
@@ -326,10 +337,11 @@ static int diverge(struct mb *m, cl_uint kl) {
       want = want * 0.5f + 1.0f;
     bad += x[i] != want;
   }
-  printf("diverge %u of %u lanes: %.0f cycles, %.0f warp instructions, %.0f thread "
-         "instructions, SIMD efficiency %.4f\n",
-         kl, m->warp, c, stat(m, "warp_insns"), stat(m, "thread_insns"),
-         stat(m, "simd_efficiency"));
+  char b1[32], b2[32], b3[32];
+  printf("diverge %u of %u lanes: %.0f cycles, %s warp instructions, %s thread "
+         "instructions, SIMD efficiency %s\n",
+         kl, m->warp, c, stat(m, "warp_insns", "%.0f", b1), stat(m, "thread_insns", "%.0f", b2),
+         stat(m, "simd_efficiency", "%.4f", b3));
   free(x);
   clReleaseKernel(k);
   clReleaseMemObject(io);
@@ -420,8 +432,9 @@ static int thrash(struct mb *m, cl_uint warps, cl_uint rounds) {
       }
     bad += out[i] != s0 + s1 + s2 + s3;
   }
-  printf("thrash %u warps, %u FMA rounds: %.0f cycles, L1 hit rate %.4f\n", warps, rounds, c,
-         stat(m, "l1_hit_rate"));
+  char b1[32];
+  printf("thrash %u warps, %u FMA rounds: %.0f cycles, L1 hit rate %s\n", warps, rounds, c,
+         stat(m, "l1_hit_rate", "%.4f", b1));
   free(in);
   free(out);
   clReleaseKernel(k);
