@@ -2,6 +2,7 @@
 /* DESIGN.md 3, "a configured machine": the machine configuration. Every key
  * comes from one line of sg_config.def; presets are key=value text parsed by
  * the same parser as configuration files, so there is one way to set a key. */
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -218,8 +219,11 @@ static int check_config(const struct sg_config *c, char *why, size_t n) {
   sg_config_timing(c, &t);
   const char *bad = sg_timing_config_check(
       &t, c->warp_size, c->mode == SG_MODE_TIMING ? c->warps_per_core : 0, why, n);
-  if (bad)
-    return (int)(find_key(bad) - keys);
+  if (bad) {
+    const struct key *k = find_key(bad);
+    assert(k); /* the timing checks name keys of sg_timing_config.def */
+    return k ? (int)(k - keys) : KEY_mode;
+  }
   REQUIRE(printf_buffer_size, c->printf_buffer_size >= 64 && c->printf_buffer_size <= (1u << 30),
           "must be 64..2^30");
   return -1;

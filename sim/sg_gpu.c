@@ -126,22 +126,22 @@ const char *sg_timing_config_check(const struct sg_timing_config *t, uint32_t wa
   REQUIRE(l1_mshrs, t->l1_mshrs >= 1 && t->l1_mshrs <= 1024, "must be 1..1024");
   /* caches: lines and sectors powers of two, a line at least a sector and
    * at most 32 of them, the size whole sets of ways */
-#define CACHE(p, size, assoc, line, sector, ways_of)                                           \
-  REQUIRE(p##line, pow2(t->line) && t->line >= 4 && t->line <= 4096,                          \
+#define CACHE(size, assoc, line, sector, ways_of)                                              \
+  REQUIRE(line, pow2(t->line) && t->line >= 4 && t->line <= 4096,                             \
           "must be a power of two, 4..4096 bytes");                                          \
-  REQUIRE(p##line, t->line >= (sector) && t->line / (sector) <= 32,                           \
+  REQUIRE(line, t->line >= (sector) && t->line / (sector) <= 32,                              \
           "must hold 1..32 sectors (an L1 line smaller than a sector?)");                     \
-  REQUIRE(p##assoc, t->assoc >= 1 && t->assoc <= 64, "must be 1..64");                        \
-  REQUIRE(p##size, t->size >= (uint64_t)t->line * t->assoc * (ways_of) &&                     \
-                       t->size % ((uint64_t)t->line * t->assoc * (ways_of)) == 0,           \
+  REQUIRE(assoc, t->assoc >= 1 && t->assoc <= 64, "must be 1..64");                           \
+  REQUIRE(size, t->size >= (uint64_t)t->line * t->assoc * (ways_of) &&                        \
+                    t->size % ((uint64_t)t->line * t->assoc * (ways_of)) == 0,              \
           "must be a multiple of line x ways%s (%" PRIu64 " bytes)",                         \
           (ways_of) > 1 ? " x banks" : "", (uint64_t)t->line * t->assoc * (ways_of));
   REQUIRE(l1_sector, pow2(t->l1_sector) && t->l1_sector >= 4, "must be a power of two, at least 4");
   REQUIRE(l2_sector, pow2(t->l2_sector) && t->l2_sector >= 4, "must be a power of two, at least 4");
-  CACHE(l1_, l1_size, l1_assoc, l1_line, t->l1_sector, 1);
-  CACHE(l2_, l2_size, l2_assoc, l2_line, t->l2_sector, t->l2_banks);
-  CACHE(icache_, icache_size, icache_assoc, icache_line, t->icache_line, 1);
-  CACHE(const_, const_size, const_assoc, const_line, t->const_line, 1);
+  CACHE(l1_size, l1_assoc, l1_line, t->l1_sector, 1);
+  CACHE(l2_size, l2_assoc, l2_line, t->l2_sector, t->l2_banks);
+  CACHE(icache_size, icache_assoc, icache_line, t->icache_line, 1);
+  CACHE(const_size, const_assoc, const_line, t->const_line, 1);
 #undef CACHE
   REQUIRE(l1_sector, t->l1_sector >= t->l2_sector && t->l1_sector % t->l2_sector == 0,
           "must be a multiple of l2_sector (the L2 serves whole L1 sectors)");

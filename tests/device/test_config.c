@@ -195,6 +195,23 @@ static void test_out_of_range(void **state) {
                "stack window", NULL);
 }
 
+/* Inconsistent timing machines are refused with the key named (issue
+ * "Timing mode": zero latencies, an L1 line smaller than a sector, more
+ * schedulers than warps, a cache size that is not a multiple of line x ways). */
+static void test_timing_inconsistent(void **state) {
+  (void)state;
+  expect_error("alu_latency=0\n", ":1:", "alu_latency=0", "1..100000 cycles", NULL);
+  expect_error("dram_latency=0\n", ":1:", "dram_latency=0", NULL);
+  expect_error("l1_line=16\nl1_sector=32\n", ":1:", "l1_line=16", "smaller than a sector", NULL);
+  expect_error("mode=timing\nwarps_per_core=2\nsched_per_core=4\n", ":3:", "sched_per_core=4",
+               "at most 2", NULL);
+  expect_error("l1_size=40000\n", ":1:", "l1_size=40000", "multiple of line x ways", NULL);
+  expect_error("l2_size=1000000\n", ":1:", "l2_size=1000000", "line x ways x banks", NULL);
+  expect_error("noc_bytes_per_cycle=0\n", ":1:", "noc_bytes_per_cycle=0", NULL);
+  expect_error("smem_replay=0\n", ":1:", "smem_replay=0", NULL);
+  expect_error("dram_row_bytes=64\n", ":1:", "dram_row_bytes=64", "an L2 line", NULL);
+}
+
 static void test_missing_file_and_unknown_preset(void **state) {
   (void)state;
   struct sg_config cfg;
@@ -307,6 +324,7 @@ int main(void) {
       cmocka_unit_test(test_good_file),
       cmocka_unit_test(test_bad_files),
       cmocka_unit_test(test_out_of_range),
+      cmocka_unit_test(test_timing_inconsistent),
       cmocka_unit_test(test_missing_file_and_unknown_preset),
       cmocka_unit_test(test_from_env),
       cmocka_unit_test(test_print_round_trip),

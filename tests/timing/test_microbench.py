@@ -4,7 +4,8 @@
 "Microbenchmarks"): samples/microbench measures latencies and effects from
 plain OpenCL, and every expected figure here is derived from the keys of
 the machine it runs on (`softgpu config` prints them), never from an
-earlier run.
+earlier run. Every launch's stall reasons must add up to its scheduler
+slots.
 
     test_microbench.py SOFTGPU MICROBENCH [EXPERIMENT...]
 
@@ -51,8 +52,26 @@ def run(cfg, *args, threads=None):
         sys.exit("FAIL: microbench %s: exit %d\n%s%s" % (" ".join(map(str, args)), p.returncode,
                                                           p.stdout, p.stderr))
     with open(stats) as f:
-        last = json.loads(f.readlines()[-1])
-    return p.stdout, last
+        launches = [json.loads(line) for line in f]
+    for launch in launches:
+        stalls_add_up(launch)
+    return p.stdout, launches[-1]
+
+
+def stalls_add_up(launch):
+    """Every scheduler slot of every cycle has exactly one reason, on every
+    core and in all: a list that does not add up is a bug."""
+    t = launch.get("timing")
+    if not t:
+        return
+    slots = t["cycles"] * t["sched_per_core"]
+    for c, core in enumerate(t["per_core"]):
+        if sum(core["stalls"].values()) != slots or core["cycles"] != t["cycles"]:
+            sys.exit("FAIL: %s: core %d's stall reasons add up to %d, not %d" %
+                     (launch["kernel"], c, sum(core["stalls"].values()), slots))
+    if sum(t["stalls"].values()) != slots * t["cores"]:
+        sys.exit("FAIL: %s: stall reasons add up to %d, not %d" %
+                 (launch["kernel"], sum(t["stalls"].values()), slots * t["cores"]))
 
 
 def number(text, pattern):
