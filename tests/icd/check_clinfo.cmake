@@ -46,13 +46,14 @@ elseif(MODE STREQUAL "full")
     message(FATAL_ERROR "clinfo does not show exactly one SoftGPU device")
   endif()
 elseif(MODE STREQUAL "vortex")
-  # The preset (device/sg_config.c): 4 cores x 4 warps x 4 lanes, so
-  # work-groups of at most 16 work-items; the rest are the defaults.
+  # The preset (device/presets/vortex.cfg): 4 cores x 4 warps x 4 lanes,
+  # so work-groups of at most 16 work-items, and Vortex's 16 KB of shared
+  # memory.
   foreach(line "Device Name +SoftGPU SIMT \\(4 cores x 4 warps x 4 lanes\\)"
                "Max compute units +4\n" "Max work group size +16\n"
                "Max work item sizes +16x16x16\n"
                "Preferred work group size multiple \\(device\\) +4\n"
-               "Local memory size +65536 ")
+               "Local memory size +16384 ")
     if(NOT out MATCHES "${line}")
       message(FATAL_ERROR "device info does not follow the vortex preset: no match for '${line}'")
     endif()

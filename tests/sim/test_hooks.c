@@ -372,8 +372,10 @@ static void test_traces(void **state) {
   fclose(out);
   assert_false(first);
   assert_int_equal(text[0], '\n');
-  assert_non_null(strstr(text, "{\"name\":\"k cta 0\",\"ph\":\"X\",\"pid\":0,\"tid\":0,\"ts\":0,"
-                               "\"dur\":20}"));
+  /* the CTA on the track of the CTAs whose first warp is slot 0 */
+  assert_non_null(strstr(text, "{\"name\":\"k cta 0\",\"ph\":\"X\",\"pid\":0,\"tid\":100000,"
+                               "\"ts\":0,\"dur\":20}"));
+  assert_non_null(strstr(text, "\"tid\":100000,\"args\":{\"name\":\"CTAs at warp slot 0\"}"));
   assert_non_null(strstr(text, "\"name\":\"barrier\""));
   assert_non_null(strstr(text, "\"name\":\"diverge\""));
   assert_non_null(strstr(text, "\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":2"));
