@@ -421,6 +421,35 @@ void sg_tcore_cta_assign(struct sg_tcore *tc, uint64_t cta) {
   tc->assigned[(tc->assigned_head + tc->assigned_n++) % cap] = cta;
 }
 
+/* Warp slots [first, first + n) become resident: the list stays in order,
+ * each scheduler's mask gets its slots. */
+static void resident_add(struct sg_tcore *tc, uint32_t first, uint32_t n) {
+  uint32_t at = 0, ns = tc->t->sched_per_core;
+  while (at < tc->nres && tc->res[at] < first)
+    at++;
+  memmove(tc->res + at + n, tc->res + at, (tc->nres - at) * sizeof *tc->res);
+  tc->nres += n;
+  for (uint32_t i = 0; i < n; i++) {
+    tc->res[at + i] = first + i;
+    tc->res_mask[(first + i) % ns] |= 1ull << ((first + i) / ns);
+  }
+}
+
+/* The warps of CTA slot s leave. */
+static void resident_remove(struct sg_tcore *tc, uint32_t s) {
+  uint32_t kept = 0, ns = tc->t->sched_per_core;
+  for (uint32_t j = 0; j < tc->nres; j++) {
+    uint32_t wi = tc->res[j];
+    if (tc->w[wi].cta == s) {
+      tc->w[wi].resident = false;
+      tc->res_mask[wi % ns] &= ~(1ull << (wi / ns));
+    } else {
+      tc->res[kept++] = wi;
+    }
+  }
+  tc->nres = kept;
+}
+
 /* Places the CTAs given to this core while they fit. */
 static void place_ctas(struct sg_tcore *tc) {
   const struct sg_gpu_launch *l = tc->l;
@@ -453,17 +482,7 @@ static void place_ctas(struct sg_tcore *tc) {
     tc->cta_stack[slot] = desc->stack_base;
     tc->cta_stack_size[slot] = desc->stack_size;
     tc->changed = true;
-    /* its slots join the resident list, which stays in order */
-    uint32_t at = 0, n = desc->num_warps;
-    while (at < tc->nres && tc->res[at] < first)
-      at++;
-    memmove(tc->res + at + n, tc->res + at, (tc->nres - at) * sizeof *tc->res);
-    tc->nres += n;
-    for (uint32_t i = 0; i < n; i++) {
-      uint32_t wi = first + i, ns = tc->t->sched_per_core;
-      tc->res[at + i] = wi;
-      tc->res_mask[wi % ns] |= 1ull << (wi / ns);
-    }
+    resident_add(tc, first, desc->num_warps);
     for (uint32_t i = 0; i < desc->num_warps; i++) {
       struct twarp *w = &tc->w[first + i];
       *w = (struct twarp){.resident = true, .cta = slot, .in_cta = i,
@@ -502,17 +521,7 @@ static void retire_ctas(struct sg_tcore *tc) {
     for (uint32_t j = 0; j < tc->nres && !busy; j++)
       busy = tc->w[tc->res[j]].cta == s && tc->w[tc->res[j]].inflight;
     if (!busy && sg_core_cta_finish(tc->core, s)) {
-      uint32_t kept = 0;
-      for (uint32_t j = 0; j < tc->nres; j++) {
-        uint32_t wi = tc->res[j], ns = tc->t->sched_per_core;
-        if (tc->w[wi].cta == s) {
-          tc->w[wi].resident = false;
-          tc->res_mask[wi % ns] &= ~(1ull << (wi / ns));
-        } else {
-          tc->res[kept++] = wi;
-        }
-      }
-      tc->nres = kept;
+      resident_remove(tc, s);
       tc->cta_age[s] = 0;
       tc->resident_ctas--;
       tc->ctas_done++;
