@@ -72,6 +72,10 @@ void sg_core_destroy(struct sg_core *c) {
 void sg_core_set_hooks(struct sg_core *c, struct sg_hook *const *hooks, uint32_t count) {
   c->hooks = count ? hooks : NULL;
   c->nhooks = count;
+  c->block_hook = count == 1 && hooks[0]->block ? hooks[0] : NULL;
+  c->events = 0;
+  for (uint32_t i = 0; i < count; i++)
+    c->events |= hooks[i]->events ? hooks[i]->events : ~0u;
 }
 
 void sg_core_emit(struct sg_core *c, const struct sg_cta_slot *cs, const struct sg_warp *w,
@@ -79,9 +83,11 @@ void sg_core_emit(struct sg_core *c, const struct sg_cta_slot *cs, const struct 
   e.cta = cs->index;
   e.core = cs->desc->core_id;
   e.warp = w ? w->id : UINT32_MAX;
-  for (uint32_t i = 0; i < c->nhooks; i++)
-    if (c->hooks[i]->event)
-      c->hooks[i]->event(c->hooks[i], &e);
+  for (uint32_t i = 0; i < c->nhooks; i++) {
+    struct sg_hook *h = c->hooks[i];
+    if (h->event && (!h->events || (h->events & SG_EV_BIT(e.kind))))
+      h->event(h, &e);
+  }
 }
 
 static enum sg_status ensure_warps(struct sg_core *c, uint32_t n) {
@@ -372,14 +378,19 @@ void sg_core_bind(struct sg_core *c, const struct sg_code *code, struct sg_findi
     c->warps[i]->cta = NULL;
 }
 
+/* May the core run translated blocks? With the engine that has them, and
+ * no consumer, or only one that follows blocks. */
+static bool translatable(const struct sg_core *c) {
+  return c->cfg.engine == SG_ENGINE_JIT && (!c->nhooks || c->block_hook);
+}
+
 /* Starts CTA cta in slot s with its warps in warp slots first .. */
 static void cta_start(struct sg_core *c, uint32_t s, const struct sg_cta_desc *cta,
                       const struct sg_memmap *mem, uint32_t first) {
   static const struct sg_region none;
   sg_code_live_in(c->code, cta->entry_pc, &c->zero_x, &c->zero_f);
   c->zero_x &= ~(1ull << 2 | 1ull << 10); /* sp and a0 are set in warp_init */
-  c->jit = c->cfg.engine == SG_ENGINE_JIT && !c->nhooks ? sg_jit_entries(c, c->code, cta->entry_pc)
-                                                         : NULL;
+  c->jit = translatable(c) ? sg_jit_entries(c, c->code, cta->entry_pc) : NULL;
   struct sg_cta_slot *cs = &c->ctas[s];
   *cs = (struct sg_cta_slot){
       .desc = cta,
@@ -417,8 +428,8 @@ enum sg_status sg_core_run_cta(struct sg_core *c, const struct sg_code *code,
   fesetround(FE_TONEAREST);
   s = run(c, cs);
   fesetenv(&host_env);
-  if (c->cfg.engine == SG_ENGINE_JIT && !c->jit && !c->nhooks)
-    sg_jit_ran(code, cta->entry_pc, cs->insns); /* toward translating it */
+  if (!c->jit && translatable(c))
+    sg_jit_ran(code, cta->entry_pc, cs->insns, cs->index == 0); /* toward translating it */
   if (c->nhooks)
     sg_core_emit(c, cs, NULL,
                  (struct sg_event){.kind = SG_EV_CTA_END, .time = time_of(c, cs), .arg = s != SG_OK});

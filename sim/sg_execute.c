@@ -374,6 +374,15 @@ uint64_t sg_exec_csr_value(struct sg_core *c, struct sg_warp *w, uint32_t csr) {
   return csr_read(c, w, csr, 0, 0);
 }
 
+const struct sg_block_limit *sg_exec_note(struct sg_core *c, uint64_t pc, const struct sg_uop *u,
+                                          uint32_t index, uint64_t lo, uint64_t hi,
+                                          uint64_t first) {
+  struct sg_hook *h = c->block_hook;
+  const struct sg_block_access a = {
+      .pc = pc, .uop = u, .index = index, .lo = lo, .hi = hi, .first = first};
+  return h->block->note(h, &a);
+}
+
 /* ---- SFU --------------------------------------------------------------- */
 
 #define SFU_CALL1(fn, a, b) fn(a)
@@ -658,7 +667,8 @@ static enum sg_warp_state next_path(struct sg_core *c, struct sg_warp *w, struct
 
 enum sg_warp_state sg_warp_peek(struct sg_core *c, struct sg_warp *w, uint64_t *pc,
                                 uint64_t *mask) {
-  struct sg_reconv_log log = {0};
+  struct sg_reconv_log log;
+  log.n = 0;
   struct sg_path path;
   enum sg_warp_state st =
       next_path(c, w, &path, c->nhooks ? &log : NULL, c->timed ? c->now : w->cta->insns);
@@ -689,13 +699,20 @@ run_warp(struct sg_core *c, struct sg_warp *w, uint64_t budget, const bool obser
   const unsigned ws = c->cfg.warp_size;
   const uint64_t full = ws == 64 ? ~0ull : (1ull << ws) - 1;
   const uint64_t nbytes = code->n * 4;
-  struct sg_reconv_log log = {0}, *lp = observed ? &log : NULL;
+  /* what the policy did, for consumers that want to know */
+  const uint32_t policy_events = SG_EV_BIT(SG_EV_PATHS) | SG_EV_BIT(SG_EV_RECONVERGE) |
+                                 SG_EV_BIT(SG_EV_PATH_SWITCH) | SG_EV_BIT(SG_EV_PATH_COUNT);
+  struct sg_reconv_log log, *lp = observed && (c->events & policy_events) ? &log : NULL;
+  log.n = 0; /* (not = {0}: zeroing the entries costs more than a short run) */
   struct sg_path path;
   uint64_t pc, mask, rpc, n = 0;
   uint32_t frame, rframe; /* call depth of the path and of its reconvergence point */
   enum sg_warp_state st = SG_WARP_READY;
-  /* Translated blocks run full warps in the fast loop (sg_jit.c). */
-  const struct sg_jit_entry *jit = observed ? NULL : c->jit;
+  /* Translated blocks run full warps (sg_jit.c): in the fast loop, and in
+   * the observed one when its consumer follows blocks (c->jit is NULL
+   * otherwise, sg_core.c). */
+  const struct sg_jit_entry *jit = c->jit;
+  struct sg_hook *bh = observed ? c->block_hook : NULL;
   bool skip_jit = false; /* a block left early: the interpreter runs that instruction */
 
 reload:
@@ -716,10 +733,14 @@ reload:
       FAULT();
     }
     idx >>= 2;
-    if (!observed && jit && mask == full) {
+    if (jit && mask == full && !skip_jit) {
       const struct sg_jit_entry *e = &jit[idx];
-      if (e->fn && !skip_jit && e->len <= budget - n && !(e->dyn_rm && w->frm_any)) {
-        uint32_t k = e->fn(c, w);
+      const struct sg_block_limit *lim = NULL;
+      if (e->fn && e->len <= budget - n && !(e->dyn_rm && w->frm_any) &&
+          (!observed || (lim = bh->block->enter(bh, w->id, pc, &code->uops[idx], e->len)))) {
+        uint32_t k = e->fn(c, w, lim);
+        if (observed)
+          bh->block->leave(bh, k);
         n += k;
         pc += 4ull * k;
         skip_jit = k < e->len;
@@ -729,8 +750,8 @@ reload:
         }
         continue;
       }
-      skip_jit = false;
     }
+    skip_jit = false;
     const struct sg_uop *u = &code->uops[idx];
     const int64_t imm = u->imm;
     uint64_t *xd = w->x[u->rd], *fd = w->f[u->rd & 31];

@@ -33,10 +33,10 @@
 #define MAX_JIT_WORDS 200000  /* larger programs stay interpreted */
 #define ROW (SG_MAX_WARP_SIZE * 8)
 
-/* A kernel entry: the warp instructions its CTAs ran interpreted, until it
- * is translated (sg_sim_config.jit_threshold). */
+/* A kernel entry: the warp instructions its CTAs ran interpreted and its
+ * launches, until it is translated (sg_sim_config.jit_threshold). */
 struct kernel {
-  uint64_t entry_pc, insns;
+  uint64_t entry_pc, insns, launches;
   bool translated;
 };
 
@@ -135,8 +135,9 @@ struct gen {
   LLVMModuleRef mod;
   LLVMBuilderRef b;
   LLVMValueRef fn, core, warp;
+  LLVMValueRef lim; /* alloca: the consumer's limits (sg_block_limit *), NULL without one */
   LLVMTypeRef i8, i16, i32, i64, i128, f32, f64, ptr, vi64, vi32, vf32, vf64;
-  LLVMTypeRef span_ty, csr_ty, value_ty;
+  LLVMTypeRef span_ty, csr_ty, value_ty, note_ty;
   unsigned ws;
 };
 
@@ -412,12 +413,63 @@ static void gen_fp(struct gen *g, const struct sg_uop *u) {
   set(g, true, u->rd & 31, single ? canon32(g, r) : canon64(g, r));
 }
 
+/* The consumer's limit for memory instruction `done` of the block (with a
+ * consumer attached, sg_block_ops): the lanes' addresses (lo .. hi, addr)
+ * must lie in the limit's range with none of its align bits set, else the
+ * block returns to `out`; a limit that asks for a note calls the consumer
+ * (sg_exec_note), whose answer gives the limits from there on (NULL: out). */
+static void gen_limit(struct gen *g, const struct sg_uop *u, uint64_t pc, uint32_t done,
+                      LLVMValueRef addr, LLVMValueRef lo, LLVMValueRef hi, LLVMBasicBlockRef out) {
+  LLVMBuilderRef b = g->b;
+  LLVMBasicBlockRef check = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMBasicBlockRef note = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMBasicBlockRef call = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMValueRef lim = LLVMBuildLoad2(b, g->ptr, g->lim, "");
+  LLVMBuildCondBr(b, LLVMBuildIsNull(b, lim, ""), go, check);
+  LLVMPositionBuilderAtEnd(b, check);
+  size_t at = done * sizeof(struct sg_block_limit);
+#define FIELD(t, f)                                                                  \
+  LLVMBuildLoad2(b, t,                                                                 \
+                 LLVMBuildGEP2(b, g->i8, lim,                                          \
+                               (LLVMValueRef[]){c64(g, at + offsetof(struct sg_block_limit, f))}, \
+                               1, ""),                                                 \
+                 "")
+  LLVMValueRef base = FIELD(g->i64, lo), span = FIELD(g->i64, span), align = FIELD(g->i64, align);
+  LLVMValueRef wants = LLVMBuildIsNotNull(b, FIELD(g->i32, note), "");
+  LLVMValueRef quiet = FIELD(g->i64, quiet);
+#undef FIELD
+  wants = LLVMBuildAnd(b, wants,
+                       LLVMBuildNot(b, LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, lo, quiet, ""),
+                                                    LLVMBuildICmp(b, LLVMIntEQ, hi, quiet, ""), ""),
+                                    ""),
+                       "");
+  LLVMValueRef in = LLVMBuildAnd(
+      b, LLVMBuildICmp(b, LLVMIntULE, LLVMBuildSub(b, lo, base, ""), span, ""),
+      LLVMBuildICmp(b, LLVMIntULE, LLVMBuildSub(b, hi, base, ""), span, ""), "");
+  LLVMValueRef bits = intrinsic(g, "llvm.vector.reduce.or", g->vi64, &addr, 1);
+  in = LLVMBuildAnd(b, in, LLVMBuildIsNull(b, LLVMBuildAnd(b, bits, align, ""), ""), "");
+  LLVMBuildCondBr(b, in, note, out);
+  LLVMPositionBuilderAtEnd(b, note);
+  LLVMBuildCondBr(b, wants, call, go);
+  LLVMPositionBuilderAtEnd(b, call);
+  LLVMValueRef args[] = {g->core, c64(g, pc), LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)u), g->ptr),
+                         c32(g, done), lo, hi, LLVMBuildExtractElement(b, addr, c32(g, 0), "")};
+  LLVMValueRef fn = LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)sg_exec_note), g->ptr);
+  LLVMValueRef next = LLVMBuildCall2(b, g->note_ty, fn, args, 7, "");
+  LLVMBuildStore(b, next, g->lim);
+  LLVMBuildCondBr(b, LLVMBuildIsNull(b, next, ""), out, go);
+  LLVMPositionBuilderAtEnd(b, go);
+}
+
 /* A load or store: the interpreter's span check for the warp (one region,
  * the right permissions, each lane in its own stack slot) gives the host
- * address of the lowest lane; when it does not clear the access the block
- * returns the number of instructions it ran, and the interpreter runs this
- * one lane by lane with its findings. */
-static void gen_mem(struct gen *g, const struct sg_uop *u, enum kind k, uint32_t done) {
+ * address of the lowest lane; when it does not clear the access (or a
+ * consumer's limit does not, gen_limit) the block returns the number of
+ * instructions it ran, and the interpreter runs this one lane by lane with
+ * its findings. */
+static void gen_mem(struct gen *g, const struct sg_uop *u, uint64_t pc, enum kind k,
+                    uint32_t done) {
   LLVMBuilderRef b = g->b;
   unsigned size = 8;
   LLVMTypeRef t = g->i64;
@@ -446,6 +498,7 @@ static void gen_mem(struct gen *g, const struct sg_uop *u, enum kind k, uint32_t
   LLVMPositionBuilderAtEnd(b, out);
   LLVMBuildRet(b, c32(g, done));
   LLVMPositionBuilderAtEnd(b, ok);
+  gen_limit(g, u, pc, done, addr, lo, hi, out);
   LLVMValueRef off = LLVMBuildSub(b, addr, vsplat(g, g->vi64, lo), "");
   LLVMValueRef ptrs = LLVMBuildGEP2(b, g->i8, h, &off, 1, "");
   LLVMTypeRef vt = LLVMVectorType(t, g->ws);
@@ -502,24 +555,26 @@ static void gen_csr(struct gen *g, const struct sg_uop *u) {
   }
 }
 
-/* One function per block: i32 blk(ptr core, ptr warp), returning how many
- * of its instructions ran. */
+/* One function per block: i32 blk(ptr core, ptr warp, ptr limits),
+ * returning how many of its instructions ran. */
 static void gen_block(struct gen *g, const struct sg_code *code, size_t first, uint32_t len,
                       const char *name) {
-  LLVMTypeRef params[] = {g->ptr, g->ptr};
-  LLVMTypeRef ft = LLVMFunctionType(g->i32, params, 2, false);
+  LLVMTypeRef params[] = {g->ptr, g->ptr, g->ptr};
+  LLVMTypeRef ft = LLVMFunctionType(g->i32, params, 3, false);
   g->fn = LLVMAddFunction(g->mod, name, ft);
   g->core = LLVMGetParam(g->fn, 0);
   g->warp = LLVMGetParam(g->fn, 1);
   LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
   LLVMPositionBuilderAtEnd(g->b, entry);
+  g->lim = LLVMBuildAlloca(g->b, g->ptr, "");
+  LLVMBuildStore(g->b, LLVMGetParam(g->fn, 2), g->lim);
   for (uint32_t i = 0; i < len; i++) {
     const struct sg_uop *u = &code->uops[first + i];
     enum kind k = kind_of(code, u);
     switch (k) {
     case K_ALU: gen_alu(g, u, code->base + 4 * (first + i)); break;
     case K_FP: gen_fp(g, u); break;
-    case K_LOAD: case K_STORE: gen_mem(g, u, k, i); break;
+    case K_LOAD: case K_STORE: gen_mem(g, u, code->base + 4 * (first + i), k, i); break;
     case K_CSR: gen_csr(g, u); break;
     case K_NONE: break;
     }
@@ -673,6 +728,8 @@ static bool translate(const struct sg_code *code, struct sg_jit *j, size_t e, ch
   g.vf32 = LLVMVectorType(g.f32, g.ws), g.vf64 = LLVMVectorType(g.f64, g.ws);
   LLVMTypeRef span_args[] = {g.ptr, g.ptr, g.i32, g.i64, g.i32, g.i32, g.i64, g.i64};
   g.span_ty = LLVMFunctionType(g.ptr, span_args, 8, false);
+  LLVMTypeRef note_args[] = {g.ptr, g.i64, g.ptr, g.i32, g.i64, g.i64, g.i64};
+  g.note_ty = LLVMFunctionType(g.ptr, note_args, 7, false);
   LLVMTypeRef value_args[] = {g.ptr, g.ptr, g.i32};
   g.value_ty = LLVMFunctionType(g.i64, value_args, 3, false);
   LLVMTypeRef csr_args[] = {g.ptr, g.ptr, g.ptr};
@@ -721,7 +778,7 @@ static bool translate(const struct sg_code *code, struct sg_jit *j, size_t e, ch
    * (the same register row loaded by several instructions) is what pays;
    * the loop and inlining pipelines of O2 would only cost compile time. */
   LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-  err = LLVMRunPasses(g.mod, "function(instcombine<no-verify-fixpoint>,early-cse,dse,instcombine<no-verify-fixpoint>)", j->tm, po);
+  err = LLVMRunPasses(g.mod, "function(mem2reg,instcombine<no-verify-fixpoint>,early-cse,dse,instcombine<no-verify-fixpoint>)", j->tm, po);
   LLVMDisposePassBuilderOptions(po);
   if (err) {
     *why = take_error(err);
@@ -745,7 +802,8 @@ static bool translate(const struct sg_code *code, struct sg_jit *j, size_t e, ch
       *why = take_error(err);
       ok = false;
     } else {
-      j->entry[i].fn = (uint32_t(*)(struct sg_core *, struct sg_warp *))(uintptr_t)addr;
+      j->entry[i].fn = (uint32_t(*)(struct sg_core *, struct sg_warp *,
+                                    const struct sg_block_limit *))(uintptr_t)addr;
     }
   }
 done:
@@ -800,6 +858,17 @@ static void translate_kernel(struct sg_core *c, const struct sg_code *code, stru
   free(why);
 }
 
+/* Is it time to translate kernel k? Once the warp instructions it ran in
+ * the interpreter, times its launches, reach the threshold: a kernel
+ * launched again and again is likely to be launched again, so what its
+ * launches cost so far predicts more of the same (a kernel run twice for
+ * half the threshold is translated at its second launch, one launched
+ * hundreds of times with little work each time after a few dozen), while
+ * one launched once pays for translation only when it runs long. */
+static bool time_to_translate(const struct sg_core *c, const struct kernel *k) {
+  return k->insns >= c->cfg.jit_threshold / (k->launches > 1 ? k->launches : 1);
+}
+
 const struct sg_jit_entry *sg_jit_entries(struct sg_core *c, const struct sg_code *code,
                                           uint64_t entry_pc) {
   struct sg_jit *j = code->jit;
@@ -812,22 +881,25 @@ const struct sg_jit_entry *sg_jit_entries(struct sg_core *c, const struct sg_cod
   if (!j->failed && j->ws == 0)
     j->ws = c->cfg.warp_size;
   struct kernel *k = kernel_of(j, entry_pc);
-  if (!j->failed && k && !k->translated && j->ws == c->cfg.warp_size &&
-      k->insns >= c->cfg.jit_threshold)
+  if (!j->failed && k && !k->translated && j->ws == c->cfg.warp_size && time_to_translate(c, k))
     translate_kernel(c, code, j, k);
-  bool usable = !j->failed && j->ws == c->cfg.warp_size && j->lljit;
+  /* Only a translated kernel gets the entries: another kernel of the
+   * program goes on counting toward its own translation (sg_jit_ran). */
+  bool usable = !j->failed && j->ws == c->cfg.warp_size && j->lljit && k && k->translated;
   pthread_mutex_unlock(&j->lock);
   return usable ? j->entry : NULL;
 }
 
-void sg_jit_ran(const struct sg_code *code, uint64_t entry_pc, uint64_t insns) {
+void sg_jit_ran(const struct sg_code *code, uint64_t entry_pc, uint64_t insns, bool first_cta) {
   struct sg_jit *j = code->jit;
   if (!j)
     return;
   pthread_mutex_lock(&j->lock);
   struct kernel *k = kernel_of(j, entry_pc);
-  if (k)
+  if (k) {
     k->insns += insns;
+    k->launches += first_cta;
+  }
   pthread_mutex_unlock(&j->lock);
 }
 

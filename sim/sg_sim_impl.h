@@ -38,11 +38,12 @@ struct sg_core;
 struct sg_warp;
 /* A translated block at a word: runs up to len instructions of a warp whose
  * lanes are all active and returns how many ran (fewer when a memory access
- * needs the interpreter's lane-by-lane path). dyn_rm: it holds FP arithmetic
- * with the dynamic rounding mode, so it runs only while every lane's frm is
- * round-to-nearest. */
+ * needs the interpreter's lane-by-lane path, or a consumer's limit stops
+ * it: lim, NULL when no consumer is attached; sg_block_ops). dyn_rm: it
+ * holds FP arithmetic with the dynamic rounding mode, so it runs only while
+ * every lane's frm is round-to-nearest. */
 struct sg_jit_entry {
-  uint32_t (*fn)(struct sg_core *c, struct sg_warp *w);
+  uint32_t (*fn)(struct sg_core *c, struct sg_warp *w, const struct sg_block_limit *lim);
   uint32_t len;
   bool dyn_rm;
 };
@@ -51,11 +52,13 @@ enum sg_status sg_jit_create(struct sg_jit **out);
 void sg_jit_destroy(struct sg_jit *j);
 /* The program's blocks, indexed by word; the blocks reachable from the
  * kernel entry at entry_pc are translated once its CTAs have run
- * jit_threshold warp instructions in the interpreter (sg_jit_ran). NULL
- * while nothing is translated, or when the program stays interpreted. */
+ * jit_threshold / launches warp instructions in the interpreter
+ * (sg_jit_ran: the CTAs' instructions, and the launches counted by their
+ * first CTA). NULL while nothing is translated, or when the program stays
+ * interpreted. */
 const struct sg_jit_entry *sg_jit_entries(struct sg_core *c, const struct sg_code *code,
                                           uint64_t entry_pc);
-void sg_jit_ran(const struct sg_code *code, uint64_t entry_pc, uint64_t insns);
+void sg_jit_ran(const struct sg_code *code, uint64_t entry_pc, uint64_t insns, bool first_cta);
 /* What translated blocks call (sg_execute.c): the warp's span check of a
  * full-warp access at x[rs1] + imm whose lanes' addresses lie in [lo, hi]
  * (the host address of lo, or NULL: let the interpreter do it), a plain CSR
@@ -64,6 +67,11 @@ uint8_t *sg_exec_span(struct sg_core *c, struct sg_warp *w, uint32_t rs1, int64_
                       uint32_t size, uint32_t perm, uint64_t lo, uint64_t hi);
 void sg_exec_csr_read(struct sg_core *c, struct sg_warp *w, const struct sg_uop *u);
 uint64_t sg_exec_csr_value(struct sg_core *c, struct sg_warp *w, uint32_t csr);
+/* A block's note to the consumer following it (sg_block_ops.note) about
+ * its memory instruction u at pc, the index-th of the block. */
+const struct sg_block_limit *sg_exec_note(struct sg_core *c, uint64_t pc, const struct sg_uop *u,
+                                          uint32_t index, uint64_t lo, uint64_t hi,
+                                          uint64_t first);
 
 /* ---- Reconvergence policies (sg_reconv_ipdom.c, sg_reconv_multipath.c) -- */
 
@@ -195,6 +203,12 @@ struct sg_core {
   struct sg_findings *findings; /* NULL: every finding ends the CTA */
   struct sg_hook *const *hooks; /* consumers: the observed loop calls them */
   uint32_t nhooks;
+  /* The consumer, when it is the only one and follows translated blocks
+   * (sg_block_ops): the observed loop runs them too. Two such consumers
+   * would each want the block to stop where the other lets it go on, so
+   * they get the interpreter. */
+  struct sg_hook *block_hook;
+  uint32_t events;              /* the event kinds some consumer wants (SG_EV_BIT) */
   struct sg_insn_record rec;    /* the observed loop's record */
   bool stopped;                 /* a consumer's finding ends the CTA (c->fault filled) */
 };
