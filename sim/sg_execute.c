@@ -353,10 +353,12 @@ static bool csr_exec(struct sg_core *c, struct sg_warp *w, const struct sg_uop *
  * computed: the same region and permission checks, and for the private
  * stacks the same check of each lane's own slot. */
 uint8_t *sg_exec_span(struct sg_core *c, struct sg_warp *w, uint32_t rs1, int64_t imm,
-                      uint32_t size, uint32_t perm, uint64_t lo, uint64_t hi) {
+                      uint32_t size, uint32_t perm, uint64_t lo, uint64_t hi, uint32_t slot) {
   if (hi - lo > UINT32_MAX)
     return NULL;
   uint8_t *h = xlate(w->cta, lo, hi - lo + size, perm);
+  if (h)
+    w->cta->hit[slot % SG_JIT_SLOTS] = w->cta->last;
   if (h && __builtin_expect(w->cta->last->perm & SG_PERM_PRIVATE, 0))
     for (unsigned l = 0; l < c->cfg.warp_size; l++)
       if (!own_slot(c, w, l, w->x[rs1][l] + imm, size))

@@ -138,6 +138,9 @@ struct gen {
   LLVMValueRef lim; /* alloca: the consumer's limits (sg_block_limit *), NULL without one */
   LLVMTypeRef i8, i16, i32, i64, i128, f32, f64, ptr, vi64, vi32, vf32, vf64;
   LLVMTypeRef span_ty, csr_ty, value_ty, note_ty;
+  LLVMValueRef iota;           /* <0, 1, .. ws - 1> as i64 */
+  uint32_t slots;              /* memory instructions so far: their hit[] slots */
+  LLVMValueRef iota_bytes[9];  /* <0, n, 2n, ..> for n = 1, 2, 4, 8 */
   unsigned ws;
 };
 
@@ -413,6 +416,65 @@ static void gen_fp(struct gen *g, const struct sg_uop *u) {
   set(g, true, u->rd & 31, single ? canon32(g, r) : canon64(g, r));
 }
 
+/* The value of type t at byte offset `at` of p. */
+static LLVMValueRef load_at(struct gen *g, LLVMValueRef p, size_t at, LLVMTypeRef t) {
+  LLVMValueRef idx = c64(g, at);
+  return LLVMBuildLoad2(g->b, t, LLVMBuildGEP2(g->b, g->i8, p, &idx, 1, ""), "");
+}
+
+/* The host address of a full-warp access of size bytes per lane whose
+ * lanes lie in [lo, hi], with permissions perm: the CTA's last region
+ * (the interpreter's translation cache, xlate) when it covers the span
+ * and is not the private stacks, else the interpreter's span check
+ * (sg_exec_span: the region, its permissions, each lane in its own stack
+ * slot), whose NULL sends the block to `out`. */
+static LLVMValueRef gen_span(struct gen *g, const struct sg_uop *u, unsigned size, uint32_t perm,
+                            LLVMValueRef lo, LLVMValueRef hi, LLVMBasicBlockRef out) {
+  LLVMBuilderRef b = g->b;
+  uint32_t slot = g->slots++ % SG_JIT_SLOTS;
+  LLVMValueRef cs = load_at(g, g->warp, offsetof(struct sg_warp, cta), g->ptr);
+  LLVMValueRef r = load_at(g, cs, offsetof(struct sg_cta_slot, hit) + slot * sizeof(void *), g->ptr);
+  LLVMBasicBlockRef known = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMBasicBlockRef check = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMBuildCondBr(b, LLVMBuildIsNull(b, r, ""), check, known);
+  LLVMPositionBuilderAtEnd(b, known);
+  LLVMValueRef base = load_at(g, r, offsetof(struct sg_region, base), g->i64);
+  LLVMValueRef rsize = load_at(g, r, offsetof(struct sg_region, size), g->i64);
+  LLVMValueRef rperm = load_at(g, r, offsetof(struct sg_region, perm), g->i32);
+  LLVMValueRef off = LLVMBuildSub(b, lo, base, "");
+  LLVMValueRef width = LLVMBuildSub(b, hi, lo, "");
+  LLVMValueRef in = LLVMBuildAnd(
+      b, LLVMBuildICmp(b, LLVMIntULT, off, rsize, ""),
+      LLVMBuildICmp(b, LLVMIntUGE, LLVMBuildSub(b, rsize, off, ""),
+                    LLVMBuildAdd(b, width, c64(g, size), ""), ""), "");
+  in = LLVMBuildAnd(b, in, LLVMBuildICmp(b, LLVMIntULE, width, c64(g, UINT32_MAX), ""), "");
+  in = LLVMBuildAnd(b, in, LLVMBuildICmp(b, LLVMIntEQ,
+                                         LLVMBuildAnd(b, rperm, c32(g, perm | SG_PERM_PRIVATE), ""),
+                                         c32(g, perm), ""), "");
+  LLVMBasicBlockRef cached = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMBasicBlockRef checked = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMBuildCondBr(b, in, cached, check);
+  LLVMPositionBuilderAtEnd(b, cached);
+  LLVMValueRef host = load_at(g, r, offsetof(struct sg_region, host), g->ptr);
+  LLVMValueRef h1 = LLVMBuildGEP2(b, g->i8, host, &off, 1, "");
+  LLVMBuildBr(b, join);
+  LLVMPositionBuilderAtEnd(b, check);
+  LLVMValueRef args[] = {g->core, g->warp, c32(g, u->rs1), c64(g, (uint64_t)u->imm), c32(g, size),
+                         c32(g, perm), lo, hi, c32(g, slot)};
+  LLVMValueRef span_fn = LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)sg_exec_span), g->ptr);
+  LLVMValueRef h2 = LLVMBuildCall2(b, g->span_ty, span_fn, args, 9, "");
+  LLVMBuildCondBr(b, LLVMBuildIsNull(b, h2, ""), out, checked);
+  LLVMPositionBuilderAtEnd(b, checked);
+  LLVMBuildBr(b, join);
+  LLVMPositionBuilderAtEnd(b, join);
+  LLVMValueRef h = LLVMBuildPhi(b, g->ptr, "");
+  LLVMValueRef hv[] = {h1, h2};
+  LLVMBasicBlockRef hb[] = {cached, checked};
+  LLVMAddIncoming(h, hv, hb, 2);
+  return h;
+}
+
 /* The consumer's limit for memory instruction `done` of the block (with a
  * consumer attached, sg_block_ops): the lanes' addresses (lo .. hi, addr)
  * must lie in the limit's range with none of its align bits set, else the
@@ -488,27 +550,59 @@ static void gen_mem(struct gen *g, const struct sg_uop *u, uint64_t pc, enum kin
   LLVMValueRef addr = LLVMBuildAdd(b, X(u->rs1), s64(g, (uint64_t)u->imm), "");
   LLVMValueRef lo = intrinsic(g, "llvm.vector.reduce.umin", g->vi64, &addr, 1);
   LLVMValueRef hi = intrinsic(g, "llvm.vector.reduce.umax", g->vi64, &addr, 1);
-  LLVMValueRef args[] = {g->core, g->warp, c32(g, u->rs1), c64(g, (uint64_t)u->imm), c32(g, size),
-                         c32(g, k == K_LOAD ? SG_PERM_R : SG_PERM_W), lo, hi};
-  LLVMValueRef span_fn = LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)sg_exec_span), g->ptr);
-  LLVMValueRef h = LLVMBuildCall2(b, g->span_ty, span_fn, args, 8, "");
-  LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  uint32_t perm = k == K_LOAD ? SG_PERM_R : SG_PERM_W;
   LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
-  LLVMBuildCondBr(b, LLVMBuildIsNull(b, h, ""), out, ok);
-  LLVMPositionBuilderAtEnd(b, out);
-  LLVMBuildRet(b, c32(g, done));
-  LLVMPositionBuilderAtEnd(b, ok);
+  LLVMValueRef h = gen_span(g, u, size, perm, lo, hi, out);
   gen_limit(g, u, pc, done, addr, lo, hi, out);
-  LLVMValueRef off = LLVMBuildSub(b, addr, vsplat(g, g->vi64, lo), "");
-  LLVMValueRef ptrs = LLVMBuildGEP2(b, g->i8, h, &off, 1, "");
+  /* The lanes' addresses: one (a uniform pointer, a kernel argument),
+   * consecutive elements (the usual a[get_global_id(0)]), or anything. */
   LLVMTypeRef vt = LLVMVectorType(t, g->ws);
+  LLVMValueRef off = LLVMBuildSub(b, addr, vsplat(g, g->vi64, lo), "");
+  LLVMValueRef uniform = LLVMBuildICmp(b, LLVMIntEQ, lo, hi, "");
+  LLVMValueRef steps = LLVMBuildICmp(b, LLVMIntEQ, off, g->iota_bytes[size], "");
+  LLVMValueRef contiguous = intrinsic(g, "llvm.vector.reduce.and",
+                                      LLVMVectorType(LLVMInt1TypeInContext(g->ctx), g->ws),
+                                      &steps, 1);
+  LLVMBasicBlockRef one = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMBasicBlockRef notone = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMBasicBlockRef row = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMBasicBlockRef any = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMBasicBlockRef done_bb = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMValueRef val = k == K_STORE ? get(g, fp, u->rs2) : NULL;
+  if (val && size < 8)
+    val = LLVMBuildTrunc(b, val, vt, "");
+  LLVMBuildCondBr(b, uniform, one, notone);
+  LLVMPositionBuilderAtEnd(b, notone);
+  LLVMBuildCondBr(b, contiguous, row, any);
+  LLVMValueRef vals[3];
+  LLVMBasicBlockRef from[3] = {one, row, any};
+  /* one address: a scalar access (stores: the last lane's value lands, as
+   * lane by lane) */
+  LLVMPositionBuilderAtEnd(b, one);
+  if (k == K_STORE) {
+    LLVMValueRef v = LLVMBuildExtractElement(b, val, c32(g, g->ws - 1), "");
+    LLVMSetAlignment(LLVMBuildStore(b, v, h), 1);
+  } else {
+    LLVMValueRef v = LLVMBuildLoad2(b, t, h, "");
+    LLVMSetAlignment(v, 1);
+    vals[0] = vsplat(g, vt, v);
+  }
+  LLVMBuildBr(b, done_bb);
+  /* consecutive: one vector access */
+  LLVMPositionBuilderAtEnd(b, row);
+  if (k == K_STORE) {
+    LLVMSetAlignment(LLVMBuildStore(b, val, h), 1);
+  } else {
+    vals[1] = LLVMBuildLoad2(b, vt, h, "");
+    LLVMSetAlignment(vals[1], 1);
+  }
+  LLVMBuildBr(b, done_bb);
+  /* anything else: a gather or scatter */
+  LLVMPositionBuilderAtEnd(b, any);
+  LLVMValueRef ptrs = LLVMBuildGEP2(b, g->i8, h, &off, 1, "");
   LLVMValueRef all = LLVMConstAllOnes(LLVMVectorType(LLVMInt1TypeInContext(g->ctx), g->ws));
-  LLVMValueRef val;
   LLVMTypeRef tys[2] = {vt, LLVMVectorType(g->ptr, g->ws)};
   if (k == K_STORE) {
-    val = get(g, fp, u->rs2);
-    if (size < 8)
-      val = LLVMBuildTrunc(b, val, vt, "");
     unsigned id = LLVMLookupIntrinsicID("llvm.masked.scatter", 19);
     LLVMValueRef f = LLVMGetIntrinsicDeclaration(g->mod, id, tys, 2);
     LLVMValueRef args[] = {val, ptrs, c32(g, 1), all};
@@ -517,42 +611,103 @@ static void gen_mem(struct gen *g, const struct sg_uop *u, uint64_t pc, enum kin
     unsigned id = LLVMLookupIntrinsicID("llvm.masked.gather", 18);
     LLVMValueRef f = LLVMGetIntrinsicDeclaration(g->mod, id, tys, 2);
     LLVMValueRef args[] = {ptrs, c32(g, 1), all, LLVMGetUndef(vt)};
-    val = LLVMBuildCall2(b, LLVMIntrinsicGetType(g->ctx, id, tys, 2), f, args, 4, "");
+    vals[2] = LLVMBuildCall2(b, LLVMIntrinsicGetType(g->ctx, id, tys, 2), f, args, 4, "");
+  }
+  LLVMBuildBr(b, done_bb);
+  LLVMPositionBuilderAtEnd(b, done_bb);
+  if (k == K_LOAD) {
+    val = LLVMBuildPhi(b, vt, "");
+    LLVMAddIncoming(val, vals, from, 3);
     if (size < 8)
       val = sign ? LLVMBuildSExt(b, val, g->vi64, "") : LLVMBuildZExt(b, val, g->vi64, "");
-  }
-  if (k == K_LOAD) {
     if (fp && size == 4) /* flw: NaN-boxed */
       val = LLVMBuildOr(b, val, s64(g, 0xffffffff00000000ull), "");
     set(g, fp, fp ? (u->rd & 31u) : u->rd, val);
   }
+  /* the exit for an access the block leaves to the interpreter */
+  LLVMPositionBuilderAtEnd(b, out);
+  LLVMBuildRet(b, c32(g, done));
+  LLVMPositionBuilderAtEnd(b, done_bb);
 }
 
-/* A CSR read: the lane number and the linear thread id in the block, the
- * local ids through the interpreter, the rest (the same for every lane)
- * read once and broadcast. */
+/* The CTA descriptor's field at offset `at` (a value every lane shares). */
+static LLVMValueRef desc_field(struct gen *g, size_t at, LLVMTypeRef t) {
+  LLVMValueRef cs = load_at(g, g->warp, offsetof(struct sg_warp, cta), g->ptr);
+  LLVMValueRef d = load_at(g, cs, offsetof(struct sg_cta_slot, desc), g->ptr);
+  return load_at(g, d, at, t);
+}
+
+/* A CSR read: the lane number, the local ids and the linear thread id
+ * computed in the block, the rest (the same for every lane) read from the
+ * CTA's descriptor and broadcast. */
 static void gen_csr(struct gen *g, const struct sg_uop *u) {
+  LLVMBuilderRef b = g->b;
   unsigned csr = (unsigned)u->imm;
-  LLVMValueRef *lane = malloc(g->ws * sizeof *lane);
-  for (unsigned l = 0; l < g->ws; l++)
-    lane[l] = c64(g, l);
-  LLVMValueRef lanes = LLVMConstVector(lane, g->ws);
-  free(lane);
-  if (csr == SG_CSR_LANE) {
-    set(g, false, u->rd, lanes);
-  } else if (csr >= SG_CSR_TID_X && csr <= SG_CSR_TID_Z) {
+  const struct sg_cta_desc *d = NULL;
+  LLVMValueRef v = NULL;
+  LLVMValueRef wid = load_at(g, g->warp, offsetof(struct sg_warp, id), g->i32);
+  /* the warp's first thread */
+  LLVMValueRef t0 = LLVMBuildMul(b, LLVMBuildZExt(b, wid, g->i64, ""), c64(g, g->ws), "");
+  switch (csr) {
+  case SG_CSR_LANE: v = g->iota; break;
+  case SG_CSR_TIDLIN: v = LLVMBuildAdd(b, vsplat(g, g->vi64, t0), g->iota, ""); break;
+  case SG_CSR_WARP: v = vsplat(g, g->vi64, LLVMBuildZExt(b, wid, g->i64, "")); break;
+  case SG_CSR_WARPSIZE: v = s64(g, g->ws); break;
+  case SG_CSR_NWARP: case SG_CSR_NTID_X: case SG_CSR_NTID_Y: case SG_CSR_NTID_Z:
+  case SG_CSR_CTAID_X: case SG_CSR_CTAID_Y: case SG_CSR_CTAID_Z: case SG_CSR_NCTAID_X:
+  case SG_CSR_NCTAID_Y: case SG_CSR_NCTAID_Z: case SG_CSR_CORE: {
+    size_t at = csr == SG_CSR_NWARP  ? offsetof(struct sg_cta_desc, num_warps)
+                : csr == SG_CSR_CORE ? offsetof(struct sg_cta_desc, core_id)
+                : csr <= SG_CSR_NTID_Z
+                    ? offsetof(struct sg_cta_desc, ntid) + 4 * (csr - SG_CSR_NTID_X)
+                : csr <= SG_CSR_CTAID_Z
+                    ? offsetof(struct sg_cta_desc, ctaid) + 4 * (csr - SG_CSR_CTAID_X)
+                    : offsetof(struct sg_cta_desc, nctaid) + 4 * (csr - SG_CSR_NCTAID_X);
+    v = vsplat(g, g->vi64, LLVMBuildZExt(b, desc_field(g, at, g->i32), g->i64, ""));
+    break;
+  }
+  case SG_CSR_PARAMS:
+    v = vsplat(g, g->vi64, desc_field(g, offsetof(struct sg_cta_desc, params_addr), g->i64));
+    break;
+  case SG_CSR_TID_X: case SG_CSR_TID_Y: case SG_CSR_TID_Z: {
+    /* When the warp's threads do not wrap around the x dimension (x0 +
+     * ws <= ntid.x, as with a work-group width that is a multiple of the
+     * warp size), x counts up from x0 and y and z are the same for every
+     * lane; otherwise the interpreter's count (sg_exec_csr_read). */
+    LLVMValueRef n0 = LLVMBuildZExt(b, desc_field(g, offsetof(struct sg_cta_desc, ntid), g->i32),
+                                    g->i64, "");
+    LLVMValueRef n1 = LLVMBuildZExt(
+        b, desc_field(g, offsetof(struct sg_cta_desc, ntid) + 4, g->i32), g->i64, "");
+    LLVMValueRef x0 = LLVMBuildURem(b, t0, n0, ""), r = LLVMBuildUDiv(b, t0, n0, "");
+    LLVMValueRef flat = LLVMBuildICmp(b, LLVMIntULE, LLVMBuildAdd(b, x0, c64(g, g->ws), ""), n0, "");
+    LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+    LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+    LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+    LLVMBuildCondBr(b, flat, fast, slow);
+    LLVMPositionBuilderAtEnd(b, fast);
+    LLVMValueRef f = csr == SG_CSR_TID_X ? LLVMBuildAdd(b, vsplat(g, g->vi64, x0), g->iota, "")
+                     : csr == SG_CSR_TID_Y ? vsplat(g, g->vi64, LLVMBuildURem(b, r, n1, ""))
+                                           : vsplat(g, g->vi64, LLVMBuildUDiv(b, r, n1, ""));
+    set(g, false, u->rd, f);
+    LLVMBuildBr(b, join);
+    LLVMPositionBuilderAtEnd(b, slow);
     LLVMValueRef args[] = {g->core, g->warp,
                            LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)u), g->ptr)};
     LLVMValueRef fn = LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)sg_exec_csr_read), g->ptr);
-    LLVMBuildCall2(g->b, g->csr_ty, fn, args, 3, "");
-  } else {
+    LLVMBuildCall2(b, g->csr_ty, fn, args, 3, "");
+    LLVMBuildBr(b, join);
+    LLVMPositionBuilderAtEnd(b, join);
+    return;
+  }
+  default: { /* a CSR the translator has no shortcut for: the interpreter's value */
     LLVMValueRef args[] = {g->core, g->warp, c32(g, csr)};
     LLVMValueRef fn = LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)sg_exec_csr_value), g->ptr);
-    LLVMValueRef v = vsplat(g, g->vi64, LLVMBuildCall2(g->b, g->value_ty, fn, args, 3, ""));
-    if (csr == SG_CSR_TIDLIN) /* lane 0's value plus the lane */
-      v = LLVMBuildAdd(g->b, v, lanes, "");
-    set(g, false, u->rd, v);
+    v = vsplat(g, g->vi64, LLVMBuildCall2(b, g->value_ty, fn, args, 3, ""));
+    break;
   }
+  }
+  (void)d;
+  set(g, false, u->rd, v);
 }
 
 /* One function per block: i32 blk(ptr core, ptr warp, ptr limits),
@@ -608,7 +763,7 @@ static LLVMTargetMachineRef host_machine(char **err) {
   LLVMTargetRef target;
   LLVMTargetMachineRef tm = NULL;
   if (!LLVMGetTargetFromTriple(triple, &target, err))
-    tm = LLVMCreateTargetMachine(target, triple, cpu, features, LLVMCodeGenLevelNone,
+    tm = LLVMCreateTargetMachine(target, triple, cpu, features, LLVMCodeGenLevelLess,
                                  LLVMRelocDefault, LLVMCodeModelJITDefault);
   LLVMDisposeMessage(triple);
   LLVMDisposeMessage(cpu);
@@ -726,10 +881,19 @@ static bool translate(const struct sg_code *code, struct sg_jit *j, size_t e, ch
   g.ptr = LLVMPointerTypeInContext(g.ctx, 0);
   g.vi64 = LLVMVectorType(g.i64, g.ws), g.vi32 = LLVMVectorType(g.i32, g.ws);
   g.vf32 = LLVMVectorType(g.f32, g.ws), g.vf64 = LLVMVectorType(g.f64, g.ws);
-  LLVMTypeRef span_args[] = {g.ptr, g.ptr, g.i32, g.i64, g.i32, g.i32, g.i64, g.i64};
-  g.span_ty = LLVMFunctionType(g.ptr, span_args, 8, false);
+  LLVMTypeRef span_args[] = {g.ptr, g.ptr, g.i32, g.i64, g.i32, g.i32, g.i64, g.i64, g.i32};
+  g.span_ty = LLVMFunctionType(g.ptr, span_args, 9, false);
   LLVMTypeRef note_args[] = {g.ptr, g.i64, g.ptr, g.i32, g.i64, g.i64, g.i64};
   g.note_ty = LLVMFunctionType(g.ptr, note_args, 7, false);
+  LLVMValueRef lane[SG_MAX_WARP_SIZE];
+  for (unsigned n = 0; n <= 8; n++) {
+    for (unsigned l = 0; l < g.ws; l++)
+      lane[l] = c64(&g, (uint64_t)l * (n ? n : 1));
+    if (n == 0)
+      g.iota = LLVMConstVector(lane, g.ws);
+    else
+      g.iota_bytes[n] = LLVMConstVector(lane, g.ws);
+  }
   LLVMTypeRef value_args[] = {g.ptr, g.ptr, g.i32};
   g.value_ty = LLVMFunctionType(g.i64, value_args, 3, false);
   LLVMTypeRef csr_args[] = {g.ptr, g.ptr, g.ptr};

@@ -61,10 +61,11 @@ const struct sg_jit_entry *sg_jit_entries(struct sg_core *c, const struct sg_cod
 void sg_jit_ran(const struct sg_code *code, uint64_t entry_pc, uint64_t insns, bool first_cta);
 /* What translated blocks call (sg_execute.c): the warp's span check of a
  * full-warp access at x[rs1] + imm whose lanes' addresses lie in [lo, hi]
- * (the host address of lo, or NULL: let the interpreter do it), a plain CSR
- * read into rd, and the value of a CSR that is the same for every lane. */
+ * (the host address of lo, or NULL: let the interpreter do it; the region
+ * goes to the CTA's hit[slot]), a plain CSR read into rd, and the value of
+ * a CSR that is the same for every lane. */
 uint8_t *sg_exec_span(struct sg_core *c, struct sg_warp *w, uint32_t rs1, int64_t imm,
-                      uint32_t size, uint32_t perm, uint64_t lo, uint64_t hi);
+                      uint32_t size, uint32_t perm, uint64_t lo, uint64_t hi, uint32_t slot);
 void sg_exec_csr_read(struct sg_core *c, struct sg_warp *w, const struct sg_uop *u);
 uint64_t sg_exec_csr_value(struct sg_core *c, struct sg_warp *w, uint32_t csr);
 /* A block's note to the consumer following it (sg_block_ops.note) about
@@ -151,6 +152,8 @@ const struct sg_reconv_ops *sg_reconv_policy_ops(enum sg_reconv_policy policy);
 
 /* ---- Warps, CTAs and the core ---------------------------------------- */
 
+#define SG_JIT_SLOTS 32
+
 enum sg_warp_state { SG_WARP_READY, SG_WARP_BARRIER, SG_WARP_DONE, SG_WARP_FAULT };
 
 struct sg_cta_slot;
@@ -179,6 +182,11 @@ struct sg_cta_slot {
   const struct sg_cta_desc *desc;
   struct sg_memmap mem;
   const struct sg_region *last; /* translation cache: last region hit */
+  /* Translated blocks' translation cache: the region each memory
+   * instruction hit last (by its slot, SG_JIT_SLOTS), NULL when none yet:
+   * a warp reading two buffers and writing a third would miss `last` at
+   * every access. */
+  const struct sg_region *hit[SG_JIT_SLOTS];
   uint64_t index;               /* linear CTA index */
   uint64_t insns;               /* warp instructions it ran (watchdog, CSR cycle) */
   uint32_t slot;                /* its number on the core: its barrier's id */
