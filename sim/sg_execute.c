@@ -740,11 +740,12 @@ reload:
       const struct sg_block_limit *lim = NULL;
       if (e->fn && e->len <= budget - n && !(e->dyn_rm && w->frm_any) &&
           (!observed || (lim = bh->block->enter(bh, w->id, pc, &code->uops[idx], e->len)))) {
-        uint32_t k = e->fn(c, w, lim);
+        uint32_t k = e->fn(c, w, lim), taken = k & SG_JIT_TAKEN;
+        k &= ~SG_JIT_TAKEN;
         if (observed)
           bh->block->leave(bh, k);
         n += k;
-        pc += 4ull * k;
+        pc += taken ? 4ull * (k - 1) + (uint64_t)code->uops[idx + k - 1].imm : 4ull * k;
         skip_jit = k < e->len;
         if (!skip_jit && pc == rpc && frame == rframe) { /* blocks end at reconvergence points */
           PARK(pc);

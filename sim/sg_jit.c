@@ -56,7 +56,7 @@ struct sg_jit {
 
 /* ---- Which instructions a block holds ----------------------------------- */
 
-enum kind { K_NONE, K_ALU, K_FP, K_LOAD, K_STORE, K_CSR };
+enum kind { K_NONE, K_ALU, K_FP, K_LOAD, K_STORE, K_CSR, K_BRANCH, K_JUMP };
 
 static bool fp_rm_ok(const struct sg_uop *u) { return u->rm == SG_RNE || u->rm == SG_RM_DYN; }
 
@@ -92,6 +92,10 @@ static enum kind kind_of(const struct sg_code *code, const struct sg_uop *u) {
     return K_LOAD;
   case SG_OP_SB: case SG_OP_SH: case SG_OP_SW: case SG_OP_SD: case SG_OP_FSW: case SG_OP_FSD:
     return K_STORE;
+  case SG_OP_BEQ: case SG_OP_BNE: case SG_OP_BLT: case SG_OP_BGE: case SG_OP_BLTU: case SG_OP_BGEU:
+    return K_BRANCH; /* ends its block; the block leaves a divergent one to the interpreter */
+  case SG_OP_JAL:
+    return u->rd == SG_XSINK ? K_JUMP : K_NONE; /* a jump, not a call */
   case SG_OP_CSRRS: case SG_OP_CSRRC: case SG_OP_CSRRSI: case SG_OP_CSRRCI: {
     /* plain reads of the SIMT CSRs (their values do not change in a block) */
     unsigned csr = (unsigned)u->imm;
@@ -119,7 +123,7 @@ static bool *leaders(const struct sg_code *code) {
       if (t >= code->base && (t - code->base) / 4 < code->n && !(t & 3))
         lead[(t - code->base) / 4] = true;
     }
-    if (kind_of(code, u) == K_NONE || flow != SG_FLOW_NEXT)
+    if (kind_of(code, u) == K_NONE || flow != SG_FLOW_NEXT) /* a branch or jump ends a block */
       lead[i + 1] = true;
     uint64_t r = code->reconv[i];
     if (r != SG_RECONV_EXIT && r >= code->base && (r - code->base) / 4 < code->n)
@@ -670,34 +674,29 @@ static void gen_csr(struct gen *g, const struct sg_uop *u) {
     v = vsplat(g, g->vi64, desc_field(g, offsetof(struct sg_cta_desc, params_addr), g->i64));
     break;
   case SG_CSR_TID_X: case SG_CSR_TID_Y: case SG_CSR_TID_Z: {
-    /* When the warp's threads do not wrap around the x dimension (x0 +
-     * ws <= ntid.x, as with a work-group width that is a multiple of the
-     * warp size), x counts up from x0 and y and z are the same for every
-     * lane; otherwise the interpreter's count (sg_exec_csr_read). */
+    /* Thread t = t0 + lane: x = t mod ntid.x, y = t / ntid.x mod ntid.y,
+     * z = t / (ntid.x * ntid.y). The quotients in double: t and the sizes
+     * are below 2^11, so a correctly rounded quotient truncates to the
+     * exact one (an inexact one is at least 1/ntid from the next
+     * integer). */
+    LLVMValueRef t = LLVMBuildAdd(b, vsplat(g, g->vi64, t0), g->iota, "");
     LLVMValueRef n0 = LLVMBuildZExt(b, desc_field(g, offsetof(struct sg_cta_desc, ntid), g->i32),
                                     g->i64, "");
     LLVMValueRef n1 = LLVMBuildZExt(
         b, desc_field(g, offsetof(struct sg_cta_desc, ntid) + 4, g->i32), g->i64, "");
-    LLVMValueRef x0 = LLVMBuildURem(b, t0, n0, ""), r = LLVMBuildUDiv(b, t0, n0, "");
-    LLVMValueRef flat = LLVMBuildICmp(b, LLVMIntULE, LLVMBuildAdd(b, x0, c64(g, g->ws), ""), n0, "");
-    LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
-    LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
-    LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
-    LLVMBuildCondBr(b, flat, fast, slow);
-    LLVMPositionBuilderAtEnd(b, fast);
-    LLVMValueRef f = csr == SG_CSR_TID_X ? LLVMBuildAdd(b, vsplat(g, g->vi64, x0), g->iota, "")
-                     : csr == SG_CSR_TID_Y ? vsplat(g, g->vi64, LLVMBuildURem(b, r, n1, ""))
-                                           : vsplat(g, g->vi64, LLVMBuildUDiv(b, r, n1, ""));
-    set(g, false, u->rd, f);
-    LLVMBuildBr(b, join);
-    LLVMPositionBuilderAtEnd(b, slow);
-    LLVMValueRef args[] = {g->core, g->warp,
-                           LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)u), g->ptr)};
-    LLVMValueRef fn = LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)sg_exec_csr_read), g->ptr);
-    LLVMBuildCall2(b, g->csr_ty, fn, args, 3, "");
-    LLVMBuildBr(b, join);
-    LLVMPositionBuilderAtEnd(b, join);
-    return;
+    LLVMValueRef v0 = vsplat(g, g->vi64, n0), v1 = vsplat(g, g->vi64, n1);
+#define QUOT(a, d) \
+  LLVMBuildFPToUI(b, LLVMBuildFDiv(b, LLVMBuildUIToFP(b, a, g->vf64, ""), \
+                                   LLVMBuildUIToFP(b, d, g->vf64, ""), ""), g->vi64, "")
+    LLVMValueRef q = QUOT(t, v0);
+    if (csr == SG_CSR_TID_X)
+      v = LLVMBuildSub(b, t, LLVMBuildMul(b, q, v0, ""), "");
+    else if (csr == SG_CSR_TID_Y)
+      v = LLVMBuildSub(b, q, LLVMBuildMul(b, QUOT(q, v1), v1, ""), "");
+    else
+      v = QUOT(q, v1);
+#undef QUOT
+    break;
   }
   default: { /* a CSR the translator has no shortcut for: the interpreter's value */
     LLVMValueRef args[] = {g->core, g->warp, c32(g, csr)};
@@ -710,8 +709,29 @@ static void gen_csr(struct gen *g, const struct sg_uop *u) {
   set(g, false, u->rd, v);
 }
 
+/* A block's last instruction, a conditional branch at index i: when every
+ * lane agrees the block returns with it run (SG_JIT_TAKEN when they take
+ * it), else without it, for the interpreter to split the warp. */
+static void gen_branch(struct gen *g, const struct sg_uop *u, uint32_t i) {
+  LLVMBuilderRef b = g->b;
+  LLVMIntPredicate pred = u->op == SG_OP_BEQ   ? LLVMIntEQ
+                          : u->op == SG_OP_BNE ? LLVMIntNE
+                          : u->op == SG_OP_BLT ? LLVMIntSLT
+                          : u->op == SG_OP_BGE ? LLVMIntSGE
+                          : u->op == SG_OP_BLTU ? LLVMIntULT
+                                                : LLVMIntUGE;
+  LLVMValueRef cond = LLVMBuildICmp(b, pred, X(u->rs1), X(u->rs2), "");
+  LLVMTypeRef vb = LLVMVectorType(LLVMInt1TypeInContext(g->ctx), g->ws);
+  LLVMValueRef all = intrinsic(g, "llvm.vector.reduce.and", vb, &cond, 1);
+  LLVMValueRef any = intrinsic(g, "llvm.vector.reduce.or", vb, &cond, 1);
+  LLVMValueRef ran = LLVMBuildSelect(b, LLVMBuildXor(b, all, any, ""), c32(g, i), c32(g, i + 1), "");
+  LLVMBuildRet(b, LLVMBuildOr(b, ran, LLVMBuildSelect(b, all, c32(g, SG_JIT_TAKEN), c32(g, 0), ""),
+                              ""));
+}
+
 /* One function per block: i32 blk(ptr core, ptr warp, ptr limits),
- * returning how many of its instructions ran. */
+ * returning how many of its instructions ran (with SG_JIT_TAKEN when it
+ * ended with a branch or jump taken). */
 static void gen_block(struct gen *g, const struct sg_code *code, size_t first, uint32_t len,
                       const char *name) {
   LLVMTypeRef params[] = {g->ptr, g->ptr, g->ptr};
@@ -731,6 +751,8 @@ static void gen_block(struct gen *g, const struct sg_code *code, size_t first, u
     case K_FP: gen_fp(g, u); break;
     case K_LOAD: case K_STORE: gen_mem(g, u, code->base + 4 * (first + i), k, i); break;
     case K_CSR: gen_csr(g, u); break;
+    case K_BRANCH: gen_branch(g, u, i); return;
+    case K_JUMP: LLVMBuildRet(g->b, c32(g, (i + 1) | SG_JIT_TAKEN)); return;
     case K_NONE: break;
     }
   }

@@ -39,9 +39,12 @@ struct sg_warp;
 /* A translated block at a word: runs up to len instructions of a warp whose
  * lanes are all active and returns how many ran (fewer when a memory access
  * needs the interpreter's lane-by-lane path, or a consumer's limit stops
- * it: lim, NULL when no consumer is attached; sg_block_ops). dyn_rm: it
+ * it: lim, NULL when no consumer is attached; sg_block_ops), with
+ * SG_JIT_TAKEN when its last instruction is a branch or jump it took (a
+ * branch the lanes disagree on is left to the interpreter). dyn_rm: it
  * holds FP arithmetic with the dynamic rounding mode, so it runs only while
  * every lane's frm is round-to-nearest. */
+#define SG_JIT_TAKEN 0x80000000u /* a block's count: it ended with a branch taken */
 struct sg_jit_entry {
   uint32_t (*fn)(struct sg_core *c, struct sg_warp *w, const struct sg_block_limit *lim);
   uint32_t len;
