@@ -448,7 +448,8 @@ static struct sg_check_launch *check_launch_new(const struct sg_device *dev,
                                   .slot_addr = c->slot_addr, .slot_object = c->slot_object,
                                   .num_slots = ns, .regions = map->regions,
                                   .num_regions = map->count, .stack_base = map->stack_base,
-                                  .stack_size = (uint32_t)sg_device_private_size(&dev->cfg, k)};
+                                  .stack_size = (uint32_t)sg_device_private_size(&dev->cfg, k),
+                                  .code = sg_code_id(launch->program->code)};
   return &c->l;
 }
 

@@ -98,6 +98,14 @@ struct sg_check_memory {
    * at, and the block running now. */
   struct seg *bucket[SEG_BUCKETS];
   uint32_t nsegs;
+  /* What the runs depend on of the launch they were worked out in (its
+   * program, objects, argument slots and stacks): a launch with the same
+   * keeps them. */
+  struct {
+    uint64_t code, stack_base;
+    uint32_t stack_size, num_objects, num_slots;
+    uint64_t *words; /* base, size, local per object; address, object per slot */
+  } view;
   struct {
     struct warp_shadow *ws;
     uint32_t warp, len;
@@ -667,6 +675,35 @@ enum sg_status sg_check_memory_create(struct sg_core *core, uint32_t warp_size,
   return SG_OK;
 }
 
+/* Is launch l's view the one the runs were worked out in? If not, it is
+ * from now on (false). */
+static bool same_view(struct sg_check_memory *m, const struct sg_check_launch *l) {
+  size_t n = 3 * (size_t)l->num_objects + 2 * (size_t)l->num_slots, k = 0;
+  uint64_t *w = malloc((n ? n : 1) * sizeof *w);
+  if (!w)
+    return false;
+  for (uint32_t i = 0; i < l->num_objects; i++) {
+    w[k++] = l->objects[i].base;
+    w[k++] = l->objects[i].size;
+    w[k++] = l->objects[i].local;
+  }
+  for (uint32_t i = 0; i < l->num_slots; i++) {
+    w[k++] = l->slot_addr[i];
+    w[k++] = l->slot_object[i];
+  }
+  bool same = m->view.words && m->view.code == l->code && m->view.stack_base == l->stack_base &&
+              m->view.stack_size == l->stack_size && m->view.num_objects == l->num_objects &&
+              m->view.num_slots == l->num_slots && !memcmp(m->view.words, w, n * sizeof *w);
+  free(m->view.words);
+  m->view.words = w;
+  m->view.code = l->code;
+  m->view.stack_base = l->stack_base;
+  m->view.stack_size = l->stack_size;
+  m->view.num_objects = l->num_objects;
+  m->view.num_slots = l->num_slots;
+  return same;
+}
+
 enum sg_status sg_check_memory_launch(struct sg_check_memory *m, const struct sg_check_launch *l,
                                       uint32_t max_warps) {
   uint32_t words = l->stack_size / 8;
@@ -681,11 +718,12 @@ enum sg_status sg_check_memory_launch(struct sg_check_memory *m, const struct sg
       m->l = NULL;
       return SG_ENOMEM;
     }
-  } else {
-    memset(m->stack, 0, (size_t)m->max_warps * m->stack_words * sizeof *m->stack);
   }
+  /* (the stacks' shadow of a warp is cleared when a CTA that has the
+   * warp starts, on_event) */
   m->l = l;
-  segs_clear(m); /* they name this launch's objects */
+  if (!same_view(m, l))
+    segs_clear(m);
   return SG_OK;
 }
 
@@ -697,6 +735,7 @@ void sg_check_memory_destroy(struct sg_check_memory *m) {
   if (!m)
     return;
   segs_clear(m);
+  free(m->view.words);
   free(m->warps);
   free(m->stack);
   free(m);

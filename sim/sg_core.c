@@ -127,12 +127,16 @@ static void warp_init(struct sg_core *c, struct sg_warp *w, struct sg_cta_slot *
     memset(w->f[__builtin_ctzll(m)], 0, ws * sizeof(uint64_t));
   memset(w->fcsr, 0, ws * sizeof(w->fcsr[0]));
   /* sp: the top of the lane's stack slot (thread t's slot ends at
-   * stack_base + (t + 1) * stack_size); a0: the parameter block. */
-  uint64_t sp = d->stack_base + (uint64_t)(id * ws + 1) * d->stack_size;
-  for (unsigned l = 0; l < ws; l++) {
-    w->x[2][l] = sp + (uint64_t)l * d->stack_size;
-    w->x[10][l] = d->params_addr;
-  }
+   * stack_base + (t + 1) * stack_size), when the code reads it before
+   * writing it; a0: the parameter block. */
+  uint64_t *restrict sp = w->x[2], *restrict a0 = w->x[10];
+  const uint64_t top = d->stack_base + (uint64_t)(id * ws + 1) * d->stack_size,
+                 slot = d->stack_size, params = d->params_addr;
+  if (c->init_sp)
+    for (unsigned l = 0; l < ws; l++)
+      sp[l] = top + l * slot;
+  for (unsigned l = 0; l < ws; l++)
+    a0[l] = params;
   w->lr_valid = 0;
   w->lanes = d->init_mask[id] & (ws == 64 ? ~0ull : (1ull << ws) - 1);
   w->exited = 0;
@@ -389,9 +393,15 @@ static void cta_start(struct sg_core *c, uint32_t s, const struct sg_cta_desc *c
                       const struct sg_memmap *mem, uint32_t first) {
   static const struct sg_region none;
   sg_code_live_in(c->code, cta->entry_pc, &c->zero_x, &c->zero_f);
+  c->init_sp = c->zero_x >> 2 & 1;
   c->zero_x &= ~(1ull << 2 | 1ull << 10); /* sp and a0 are set in warp_init */
   c->jit = translatable(c) ? sg_jit_entries(c, c->code, cta->entry_pc) : NULL;
   struct sg_cta_slot *cs = &c->ctas[s];
+  /* The regions the slot's last CTA hit are those of this one's map too
+   * when it is the same map (a launch's CTAs on one host thread). */
+  const struct sg_region *hit[SG_JIT_SLOTS] = {0};
+  if (mem->gen && mem->gen == cs->mem.gen)
+    memcpy(hit, cs->hit, sizeof hit);
   *cs = (struct sg_cta_slot){
       .desc = cta,
       .mem = *mem,
@@ -401,6 +411,7 @@ static void cta_start(struct sg_core *c, uint32_t s, const struct sg_cta_desc *c
       .slot = s,
       .first_warp = first,
       .num_warps = cta->num_warps};
+  memcpy(cs->hit, hit, sizeof hit);
   for (uint32_t i = 0; i < cta->num_warps; i++) {
     warp_init(c, c->warps[first + i], cs, i);
     cs->running += c->warps[first + i]->state != SG_WARP_DONE;

@@ -302,6 +302,8 @@ enum sg_status sg_code_create(const uint32_t *words, size_t nwords, uint64_t bas
   struct sg_code *c = calloc(1, sizeof(*c));
   if (!c)
     return SG_ENOMEM;
+  static _Atomic uint64_t ids;
+  c->id = ++ids;
   c->base = base;
   c->n = nwords;
   if (sg_jit_create(&c->jit) != SG_OK) {
@@ -362,6 +364,8 @@ void sg_code_destroy(struct sg_code *c) {
   free(c->reconv);
   free(c);
 }
+
+uint64_t sg_code_id(const struct sg_code *c) { return c->id; }
 
 uint32_t sg_code_registers(const struct sg_code *c) {
   return (uint32_t)(__builtin_popcountll(c->x_used & ~1ull) + __builtin_popcountll(c->f_used));

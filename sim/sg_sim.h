@@ -259,6 +259,9 @@ uint64_t sg_code_reconv(const struct sg_code *code, uint64_t pc);
 /* Registers a lane needs for this code: the x and f registers any of its
  * instructions names (x0 aside). */
 uint32_t sg_code_registers(const struct sg_code *code);
+/* A number no other program created in this process has (a program built
+ * at the address of a released one included). */
+uint64_t sg_code_id(const struct sg_code *code);
 
 /* ---- Memory ------------------------------------------------------------ */
 
@@ -296,10 +299,14 @@ struct sg_region {
   enum sg_space space;
 };
 
-/* Regions sorted by base, non-overlapping. Address 0 is never mapped. */
+/* Regions sorted by base, non-overlapping. Address 0 is never mapped.
+ * gen: a number no other map (or other contents of the same array) has, so
+ * the core may keep what it looked up in it from one CTA to the next; 0
+ * when the map does not say. */
 struct sg_memmap {
   const struct sg_region *regions;
   uint32_t count;
+  uint64_t gen;
 };
 
 /* ---- Launching one CTA ------------------------------------------------- */
@@ -780,6 +787,7 @@ struct sg_check_launch {
   uint32_t num_regions;
   uint64_t stack_base;           /* private stacks: thread t's slot at base + t * size */
   uint32_t stack_size;
+  uint64_t code;                 /* the program (sg_code_id) */
 };
 
 /* The precise memory checker: follows which object each register's pointer

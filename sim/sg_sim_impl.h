@@ -28,6 +28,7 @@ struct sg_code {
   /* Per word: registers (x, f) some path from there reads before writing. */
   uint64_t (*live)[2];
   struct sg_jit *jit;    /* its translation (sg_jit.c), made on first use */
+  uint64_t id;           /* sg_code_id */
 };
 /* Registers live at pc (a kernel's entry: those a warp must zero). */
 void sg_code_live_in(const struct sg_code *code, uint64_t pc, uint64_t *x, uint64_t *f);
@@ -209,6 +210,7 @@ struct sg_core {
   uint64_t now;
   const struct sg_code *code;
   uint64_t zero_x, zero_f;      /* registers warp set-up zeroes (live at the entry) */
+  bool init_sp;                 /* ... and whether it sets sp (read before written) */
   const struct sg_jit_entry *jit; /* the fast loop's translated blocks, or NULL */
   struct sg_fault *fault;
   struct sg_findings *findings; /* NULL: every finding ends the CTA */
