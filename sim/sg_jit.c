@@ -132,6 +132,19 @@ static bool *leaders(const struct sg_code *code) {
   return lead;
 }
 
+/* Does a branch, jump or call of the code, or the reconvergence table,
+ * lead to word w? */
+static bool targeted(const struct sg_code *code, size_t w) {
+  uint64_t pc = code->base + 4 * w;
+  for (size_t i = 0; i < code->n; i++) {
+    const struct sg_uop *u = &code->uops[i];
+    bool direct = u->op == SG_OP_JAL || sg_uop_flow(u) == SG_FLOW_BRANCH;
+    if ((direct && code->base + 4 * i + (uint64_t)u->imm == pc) || code->reconv[i] == pc)
+      return true;
+  }
+  return false;
+}
+
 /* ---- IR ----------------------------------------------------------------- */
 
 struct gen {
@@ -146,6 +159,15 @@ struct gen {
   uint32_t slots;              /* memory instructions so far: their hit[] slots */
   LLVMValueRef iota_bytes[9];  /* <0, n, 2n, ..> for n = 1, 2, 4, 8 */
   unsigned ws;
+  /* Per register (x, f): its value in the block so far (NULL: not read
+   * yet, load its row), and when every lane holds the same, that value as
+   * a scalar: address arithmetic on kernel arguments and ids of the group
+   * then stays scalar, and an access through a uniform address is one
+   * scalar access with no reductions over the lanes. */
+  LLVMValueRef val[2][SG_NXREGS], uni[2][SG_NXREGS];
+  uint64_t dirty[2];   /* registers set in the block so far, not yet in their rows */
+  const struct sg_code *code;
+  size_t first;        /* the block's first word */
 };
 
 static LLVMValueRef c64(struct gen *g, uint64_t v) { return LLVMConstInt(g->i64, v, false); }
@@ -174,13 +196,57 @@ static LLVMValueRef row_ptr(struct gen *g, bool fp, unsigned r) {
   return LLVMBuildGEP2(g->b, g->i8, g->warp, &idx, 1, "");
 }
 static LLVMValueRef get(struct gen *g, bool fp, unsigned r) {
-  LLVMValueRef v = LLVMBuildLoad2(g->b, g->vi64, row_ptr(g, fp, r), "");
-  LLVMSetAlignment(v, 8);
-  return v;
+  if (!fp && r == 0)
+    return LLVMConstNull(g->vi64);
+  if (!g->val[fp][r]) {
+    g->val[fp][r] = LLVMBuildLoad2(g->b, g->vi64, row_ptr(g, fp, r), "");
+    LLVMSetAlignment(g->val[fp][r], 8);
+  }
+  return g->val[fp][r];
 }
+/* The scalar every lane of register r holds, or NULL when not known. */
+static LLVMValueRef uni(struct gen *g, bool fp, unsigned r) {
+  return !fp && r == 0 ? c64(g, 0) : g->uni[fp][r];
+}
+/* Registers live in the block's values until it returns: then those that
+ * some path from where it returns to reads before writing (sg_code.live)
+ * go to their rows, so the interpreter goes on with the registers it
+ * needs, and a warp's dead values cost nothing. */
 static void set(struct gen *g, bool fp, unsigned r, LLVMValueRef v) {
-  LLVMValueRef s = LLVMBuildStore(g->b, v, row_ptr(g, fp, r));
-  LLVMSetAlignment(s, 8);
+  g->val[fp][r] = v;
+  g->uni[fp][r] = NULL;
+  g->dirty[fp] |= 1ull << r;
+}
+static void store_row(struct gen *g, bool fp, unsigned r) {
+  LLVMSetAlignment(LLVMBuildStore(g->b, g->val[fp][r], row_ptr(g, fp, r)), 8);
+}
+/* Stores the registers live at word w (the end of the code: all). */
+static void flush(struct gen *g, size_t w) {
+  for (int fp = 0; fp < 2; fp++) {
+    uint64_t live = w < g->code->n ? g->code->live[w][fp] : ~0ull;
+    for (uint64_t m = g->dirty[fp] & live; m; m &= m - 1)
+      store_row(g, fp, (unsigned)__builtin_ctzll(m));
+  }
+}
+/* The block's return before its instruction i (i: as many as ran), with
+ * the registers stored that the interpreter reads from there. */
+static void ret_at(struct gen *g, uint32_t i, uint32_t flags) {
+  flush(g, g->first + i);
+  LLVMBuildRet(g->b, c32(g, i | flags));
+}
+/* A block that returns to `out` before instruction i: out's code, made
+ * while the values so far are those to store. */
+static LLVMBasicBlockRef exit_before(struct gen *g, uint32_t i) {
+  LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
+  LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMPositionBuilderAtEnd(g->b, out);
+  ret_at(g, i, 0);
+  LLVMPositionBuilderAtEnd(g->b, here);
+  return out;
+}
+static void set_uni(struct gen *g, bool fp, unsigned r, LLVMValueRef scalar) {
+  set(g, fp, r, vsplat(g, g->vi64, scalar));
+  g->uni[fp][r] = scalar;
 }
 #define X(r) get(g, false, (r))
 #define F(r) get(g, true, (r))
@@ -464,6 +530,8 @@ static LLVMValueRef gen_span(struct gen *g, const struct sg_uop *u, unsigned siz
   LLVMValueRef h1 = LLVMBuildGEP2(b, g->i8, host, &off, 1, "");
   LLVMBuildBr(b, join);
   LLVMPositionBuilderAtEnd(b, check);
+  if (g->dirty[0] >> u->rs1 & 1) /* the span check reads the base's row (own stack slots) */
+    store_row(g, false, u->rs1);
   LLVMValueRef args[] = {g->core, g->warp, c32(g, u->rs1), c64(g, (uint64_t)u->imm), c32(g, size),
                          c32(g, perm), lo, hi, c32(g, slot)};
   LLVMValueRef span_fn = LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)sg_exec_span), g->ptr);
@@ -485,7 +553,8 @@ static LLVMValueRef gen_span(struct gen *g, const struct sg_uop *u, unsigned siz
  * block returns to `out`; a limit that asks for a note calls the consumer
  * (sg_exec_note), whose answer gives the limits from there on (NULL: out). */
 static void gen_limit(struct gen *g, const struct sg_uop *u, uint64_t pc, uint32_t done,
-                      LLVMValueRef addr, LLVMValueRef lo, LLVMValueRef hi, LLVMBasicBlockRef out) {
+                      LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef bits, LLVMValueRef first,
+                      LLVMBasicBlockRef out) {
   LLVMBuilderRef b = g->b;
   LLVMBasicBlockRef check = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
   LLVMBasicBlockRef note = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
@@ -513,14 +582,13 @@ static void gen_limit(struct gen *g, const struct sg_uop *u, uint64_t pc, uint32
   LLVMValueRef in = LLVMBuildAnd(
       b, LLVMBuildICmp(b, LLVMIntULE, LLVMBuildSub(b, lo, base, ""), span, ""),
       LLVMBuildICmp(b, LLVMIntULE, LLVMBuildSub(b, hi, base, ""), span, ""), "");
-  LLVMValueRef bits = intrinsic(g, "llvm.vector.reduce.or", g->vi64, &addr, 1);
   in = LLVMBuildAnd(b, in, LLVMBuildIsNull(b, LLVMBuildAnd(b, bits, align, ""), ""), "");
   LLVMBuildCondBr(b, in, note, out);
   LLVMPositionBuilderAtEnd(b, note);
   LLVMBuildCondBr(b, wants, call, go);
   LLVMPositionBuilderAtEnd(b, call);
   LLVMValueRef args[] = {g->core, c64(g, pc), LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)u), g->ptr),
-                         c32(g, done), lo, hi, LLVMBuildExtractElement(b, addr, c32(g, 0), "")};
+                         c32(g, done), lo, hi, first};
   LLVMValueRef fn = LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)sg_exec_note), g->ptr);
   LLVMValueRef next = LLVMBuildCall2(b, g->note_ty, fn, args, 7, "");
   LLVMBuildStore(b, next, g->lim);
@@ -533,7 +601,8 @@ static void gen_limit(struct gen *g, const struct sg_uop *u, uint64_t pc, uint32
  * address of the lowest lane; when it does not clear the access (or a
  * consumer's limit does not, gen_limit) the block returns the number of
  * instructions it ran, and the interpreter runs this one lane by lane with
- * its findings. */
+ * its findings. Through a base register every lane holds the same value in
+ * (uni), the access is one scalar access. */
 static void gen_mem(struct gen *g, const struct sg_uop *u, uint64_t pc, enum kind k,
                     uint32_t done) {
   LLVMBuilderRef b = g->b;
@@ -551,13 +620,36 @@ static void gen_mem(struct gen *g, const struct sg_uop *u, uint64_t pc, enum kin
   case SG_OP_FLD: case SG_OP_FSD: fp = true; break;
   default: break;
   }
+  uint32_t perm = k == K_LOAD ? SG_PERM_R : SG_PERM_W;
+  LLVMBasicBlockRef out = exit_before(g, done);
+  unsigned vr = fp ? (u->rs2 & 31u) : u->rs2, dr = fp ? (u->rd & 31u) : u->rd;
+  LLVMValueRef base = uni(g, false, u->rs1);
+  if (base) {
+    LLVMValueRef a = LLVMBuildAdd(b, base, c64(g, (uint64_t)u->imm), "");
+    LLVMValueRef h = gen_span(g, u, size, perm, a, a, out);
+    gen_limit(g, u, pc, done, a, a, a, a, out);
+    if (k == K_STORE) { /* the last lane's value lands, as lane by lane */
+      LLVMValueRef v = uni(g, fp, vr);
+      if (!v)
+        v = LLVMBuildExtractElement(b, get(g, fp, vr), c32(g, g->ws - 1), "");
+      LLVMSetAlignment(LLVMBuildStore(b, size < 8 ? LLVMBuildTrunc(b, v, t, "") : v, h), 1);
+    } else {
+      LLVMValueRef v = LLVMBuildLoad2(b, t, h, "");
+      LLVMSetAlignment(v, 1);
+      if (size < 8)
+        v = sign ? LLVMBuildSExt(b, v, g->i64, "") : LLVMBuildZExt(b, v, g->i64, "");
+      if (fp && size == 4) /* flw: NaN-boxed */
+        v = LLVMBuildOr(b, v, c64(g, 0xffffffff00000000ull), "");
+      set_uni(g, fp, dr, v);
+    }
+    return;
+  }
   LLVMValueRef addr = LLVMBuildAdd(b, X(u->rs1), s64(g, (uint64_t)u->imm), "");
   LLVMValueRef lo = intrinsic(g, "llvm.vector.reduce.umin", g->vi64, &addr, 1);
   LLVMValueRef hi = intrinsic(g, "llvm.vector.reduce.umax", g->vi64, &addr, 1);
-  uint32_t perm = k == K_LOAD ? SG_PERM_R : SG_PERM_W;
-  LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
   LLVMValueRef h = gen_span(g, u, size, perm, lo, hi, out);
-  gen_limit(g, u, pc, done, addr, lo, hi, out);
+  gen_limit(g, u, pc, done, lo, hi, intrinsic(g, "llvm.vector.reduce.or", g->vi64, &addr, 1),
+            LLVMBuildExtractElement(b, addr, c32(g, 0), ""), out);
   /* The lanes' addresses: one (a uniform pointer, a kernel argument),
    * consecutive elements (the usual a[get_global_id(0)]), or anything. */
   LLVMTypeRef vt = LLVMVectorType(t, g->ws);
@@ -572,7 +664,7 @@ static void gen_mem(struct gen *g, const struct sg_uop *u, uint64_t pc, enum kin
   LLVMBasicBlockRef row = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
   LLVMBasicBlockRef any = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
   LLVMBasicBlockRef done_bb = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
-  LLVMValueRef val = k == K_STORE ? get(g, fp, u->rs2) : NULL;
+  LLVMValueRef val = k == K_STORE ? get(g, fp, vr) : NULL;
   if (val && size < 8)
     val = LLVMBuildTrunc(b, val, vt, "");
   LLVMBuildCondBr(b, uniform, one, notone);
@@ -626,12 +718,8 @@ static void gen_mem(struct gen *g, const struct sg_uop *u, uint64_t pc, enum kin
       val = sign ? LLVMBuildSExt(b, val, g->vi64, "") : LLVMBuildZExt(b, val, g->vi64, "");
     if (fp && size == 4) /* flw: NaN-boxed */
       val = LLVMBuildOr(b, val, s64(g, 0xffffffff00000000ull), "");
-    set(g, fp, fp ? (u->rd & 31u) : u->rd, val);
+    set(g, fp, dr, val);
   }
-  /* the exit for an access the block leaves to the interpreter */
-  LLVMPositionBuilderAtEnd(b, out);
-  LLVMBuildRet(b, c32(g, done));
-  LLVMPositionBuilderAtEnd(b, done_bb);
 }
 
 /* The CTA descriptor's field at offset `at` (a value every lane shares). */
@@ -647,16 +735,15 @@ static LLVMValueRef desc_field(struct gen *g, size_t at, LLVMTypeRef t) {
 static void gen_csr(struct gen *g, const struct sg_uop *u) {
   LLVMBuilderRef b = g->b;
   unsigned csr = (unsigned)u->imm;
-  const struct sg_cta_desc *d = NULL;
-  LLVMValueRef v = NULL;
+  LLVMValueRef v = NULL, one = NULL; /* per lane, or the same for every lane */
   LLVMValueRef wid = load_at(g, g->warp, offsetof(struct sg_warp, id), g->i32);
   /* the warp's first thread */
   LLVMValueRef t0 = LLVMBuildMul(b, LLVMBuildZExt(b, wid, g->i64, ""), c64(g, g->ws), "");
   switch (csr) {
   case SG_CSR_LANE: v = g->iota; break;
   case SG_CSR_TIDLIN: v = LLVMBuildAdd(b, vsplat(g, g->vi64, t0), g->iota, ""); break;
-  case SG_CSR_WARP: v = vsplat(g, g->vi64, LLVMBuildZExt(b, wid, g->i64, "")); break;
-  case SG_CSR_WARPSIZE: v = s64(g, g->ws); break;
+  case SG_CSR_WARP: one = LLVMBuildZExt(b, wid, g->i64, ""); break;
+  case SG_CSR_WARPSIZE: one = c64(g, g->ws); break;
   case SG_CSR_NWARP: case SG_CSR_NTID_X: case SG_CSR_NTID_Y: case SG_CSR_NTID_Z:
   case SG_CSR_CTAID_X: case SG_CSR_CTAID_Y: case SG_CSR_CTAID_Z: case SG_CSR_NCTAID_X:
   case SG_CSR_NCTAID_Y: case SG_CSR_NCTAID_Z: case SG_CSR_CORE: {
@@ -667,12 +754,10 @@ static void gen_csr(struct gen *g, const struct sg_uop *u) {
                 : csr <= SG_CSR_CTAID_Z
                     ? offsetof(struct sg_cta_desc, ctaid) + 4 * (csr - SG_CSR_CTAID_X)
                     : offsetof(struct sg_cta_desc, nctaid) + 4 * (csr - SG_CSR_NCTAID_X);
-    v = vsplat(g, g->vi64, LLVMBuildZExt(b, desc_field(g, at, g->i32), g->i64, ""));
+    one = LLVMBuildZExt(b, desc_field(g, at, g->i32), g->i64, "");
     break;
   }
-  case SG_CSR_PARAMS:
-    v = vsplat(g, g->vi64, desc_field(g, offsetof(struct sg_cta_desc, params_addr), g->i64));
-    break;
+  case SG_CSR_PARAMS: one = desc_field(g, offsetof(struct sg_cta_desc, params_addr), g->i64); break;
   case SG_CSR_TID_X: case SG_CSR_TID_Y: case SG_CSR_TID_Z: {
     /* Thread t = t0 + lane: x = t mod ntid.x, y = t / ntid.x mod ntid.y,
      * z = t / (ntid.x * ntid.y). The quotients in double: t and the sizes
@@ -701,12 +786,14 @@ static void gen_csr(struct gen *g, const struct sg_uop *u) {
   default: { /* a CSR the translator has no shortcut for: the interpreter's value */
     LLVMValueRef args[] = {g->core, g->warp, c32(g, csr)};
     LLVMValueRef fn = LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)sg_exec_csr_value), g->ptr);
-    v = vsplat(g, g->vi64, LLVMBuildCall2(b, g->value_ty, fn, args, 3, ""));
+    one = LLVMBuildCall2(b, g->value_ty, fn, args, 3, "");
     break;
   }
   }
-  (void)d;
-  set(g, false, u->rd, v);
+  if (one)
+    set_uni(g, false, u->rd, one);
+  else
+    set(g, false, u->rd, v);
 }
 
 /* A block's last instruction, a conditional branch at index i: when every
@@ -725,6 +812,8 @@ static void gen_branch(struct gen *g, const struct sg_uop *u, uint32_t i) {
   LLVMValueRef all = intrinsic(g, "llvm.vector.reduce.and", vb, &cond, 1);
   LLVMValueRef any = intrinsic(g, "llvm.vector.reduce.or", vb, &cond, 1);
   LLVMValueRef ran = LLVMBuildSelect(b, LLVMBuildXor(b, all, any, ""), c32(g, i), c32(g, i + 1), "");
+  /* the registers live at the branch: those of both ways on */
+  flush(g, g->first + i);
   LLVMBuildRet(b, LLVMBuildOr(b, ran, LLVMBuildSelect(b, all, c32(g, SG_JIT_TAKEN), c32(g, 0), ""),
                               ""));
 }
@@ -732,8 +821,25 @@ static void gen_branch(struct gen *g, const struct sg_uop *u, uint32_t i) {
 /* One function per block: i32 blk(ptr core, ptr warp, ptr limits),
  * returning how many of its instructions ran (with SG_JIT_TAKEN when it
  * ended with a branch or jump taken). */
+/* The registers u reads, as bits of the x and the f bank. */
+static void reads(const struct sg_uop *u, uint64_t *x, uint64_t *f) {
+  uint64_t r1 = 1ull << u->rs1, r2 = 1ull << u->rs2, r3 = 1ull << u->rs3;
+  *x = *f = 0;
+  switch (sg_op_fmt((enum sg_op)u->op)) {
+  case SG_FMT_R: case SG_FMT_S: case SG_FMT_B: *x = r1 | r2; break;
+  case SG_FMT_I: case SG_FMT_SH: case SG_FMT_L: case SG_FMT_FL: case SG_FMT_XF: *x = r1; break;
+  case SG_FMT_FS: *x = r1, *f = r2; break;
+  case SG_FMT_R4: *f = r1 | r2 | r3; break;
+  case SG_FMT_FR: case SG_FMT_FC: *f = r1 | r2; break;
+  case SG_FMT_F1: case SG_FMT_FX: *f = r1; break;
+  default: break; /* U, J: none; CSR reads are handled by gen_csr */
+  }
+}
+
+/* entry_block: the block at a kernel's entry, which only a warp's start
+ * runs. */
 static void gen_block(struct gen *g, const struct sg_code *code, size_t first, uint32_t len,
-                      const char *name) {
+                      const char *name, bool entry_block) {
   LLVMTypeRef params[] = {g->ptr, g->ptr, g->ptr};
   LLVMTypeRef ft = LLVMFunctionType(g->i32, params, 3, false);
   g->fn = LLVMAddFunction(g->mod, name, ft);
@@ -743,20 +849,41 @@ static void gen_block(struct gen *g, const struct sg_code *code, size_t first, u
   LLVMPositionBuilderAtEnd(g->b, entry);
   g->lim = LLVMBuildAlloca(g->b, g->ptr, "");
   LLVMBuildStore(g->b, LLVMGetParam(g->fn, 2), g->lim);
+  memset(g->val, 0, sizeof g->val);
+  memset(g->uni, 0, sizeof g->uni);
+  g->dirty[0] = g->dirty[1] = 0;
+  g->code = code;
+  g->first = first;
+  if (entry_block) /* warps start with a0 = the parameter block in every lane */
+    g->uni[0][10] = LLVMBuildLoad2(g->b, g->i64, row_ptr(g, false, 10), "");
   for (uint32_t i = 0; i < len; i++) {
     const struct sg_uop *u = &code->uops[first + i];
     enum kind k = kind_of(code, u);
+    /* arithmetic on values every lane holds the same gives one too */
+    bool same = k == K_ALU || k == K_FP;
+    uint64_t rx, rf;
+    reads(u, &rx, &rf);
+    for (unsigned r = 0; same && r < 32; r++)
+      same = (!(rx >> r & 1) || uni(g, false, r)) && (!(rf >> r & 1) || uni(g, true, r));
     switch (k) {
     case K_ALU: gen_alu(g, u, code->base + 4 * (first + i)); break;
     case K_FP: gen_fp(g, u); break;
     case K_LOAD: case K_STORE: gen_mem(g, u, code->base + 4 * (first + i), k, i); break;
     case K_CSR: gen_csr(g, u); break;
     case K_BRANCH: gen_branch(g, u, i); return;
-    case K_JUMP: LLVMBuildRet(g->b, c32(g, (i + 1) | SG_JIT_TAKEN)); return;
+    case K_JUMP: /* what is live at the jump is what its target reads */
+      flush(g, g->first + i);
+      LLVMBuildRet(g->b, c32(g, (i + 1) | SG_JIT_TAKEN));
+      return;
     case K_NONE: break;
     }
+    if (same) {
+      bool fp = !sg_op_writes_x((enum sg_op)u->op);
+      unsigned rd = fp ? u->rd & 31u : u->rd;
+      g->uni[fp][rd] = LLVMBuildExtractElement(g->b, g->val[fp][rd], c32(g, 0), "");
+    }
   }
-  LLVMBuildRet(g->b, c32(g, len));
+  ret_at(g, len, 0);
 }
 
 /* ---- Translating a program ----------------------------------------------- */
@@ -931,7 +1058,7 @@ static bool translate(const struct sg_code *code, struct sg_jit *j, size_t e, ch
     if (len >= 2 && lead[i] && reach[i] && !j->entry[i].len) {
       char name[32];
       snprintf(name, sizeof name, "b%zu", i);
-      gen_block(&g, code, i, len, name);
+      gen_block(&g, code, i, len, name, i == e && !targeted(code, e));
       j->entry[i].len = len;
       for (uint32_t k = 0; k < len; k++)
         j->entry[i].dyn_rm |= kind_of(code, &code->uops[i + k]) == K_FP &&
