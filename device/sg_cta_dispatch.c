@@ -590,6 +590,7 @@ static void run_ctas(struct sg_device *dev, struct worker *w, struct job *job) {
   }
   sg_memmap_bind(job->map, w->local, w->stack, w->regions, &mem);
   sg_findings_clear(&w->findings);
+  sg_core_hold_fp(w->core);
   while (!atomic_load(&job->stop)) {
     uint64_t i = atomic_fetch_add(&job->next_cta, 1);
     if (i >= job->num_ctas)
@@ -605,6 +606,7 @@ static void run_ctas(struct sg_device *dev, struct worker *w, struct job *job) {
     if (st != SG_OK)
       record_failure(job, st, i, &fault, &w->cta);
   }
+  sg_core_release_fp(w->core);
   pthread_mutex_lock(&job->lock);
   sg_findings_merge(&job->findings, &w->findings);
   if (launch->stats)

@@ -69,6 +69,17 @@ void sg_core_destroy(struct sg_core *c) {
   free(c);
 }
 
+void sg_core_hold_fp(struct sg_core *c) {
+  feholdexcept(&c->host_env);
+  fesetround(FE_TONEAREST);
+  c->fp_held = true;
+}
+
+void sg_core_release_fp(struct sg_core *c) {
+  fesetenv(&c->host_env);
+  c->fp_held = false;
+}
+
 void sg_core_set_hooks(struct sg_core *c, struct sg_hook *const *hooks, uint32_t count) {
   c->hooks = count ? hooks : NULL;
   c->nhooks = count;
@@ -433,12 +444,14 @@ enum sg_status sg_core_run_cta(struct sg_core *c, const struct sg_code *code,
   sg_core_bind(c, code, findings, fault);
   cta_start(c, 0, cta, mem, 0);
   struct sg_cta_slot *cs = c->cur = &c->ctas[0];
-  /* The FP semantics assume the default environment; the host's is kept. */
-  fenv_t host_env;
-  feholdexcept(&host_env);
-  fesetround(FE_TONEAREST);
+  /* The FP semantics assume the default environment; the host's is kept
+   * (by the caller around many CTAs, sg_core_hold_fp, or here). */
+  bool hold = !c->fp_held;
+  if (hold)
+    sg_core_hold_fp(c);
   s = run(c, cs);
-  fesetenv(&host_env);
+  if (hold)
+    sg_core_release_fp(c);
   if (!c->jit && translatable(c))
     sg_jit_ran(code, cta->entry_pc, cs->insns, cs->index == 0); /* toward translating it */
   if (c->nhooks)

@@ -619,6 +619,13 @@ bool sg_core_finding_pair(struct sg_core *core, uint32_t warp, unsigned lane, ui
                           uint64_t addr, uint32_t size, const char *fmt, ...)
     __attribute__((format(printf, 9, 10)));
 
+/* The core runs its CTAs in the default FP environment (round to nearest,
+ * no traps) and gives the host thread its own back after each; a caller
+ * that runs many may hold it around them instead (the environment is a few
+ * hundred cycles to save and restore, as much as a small CTA). */
+void sg_core_hold_fp(struct sg_core *core);
+void sg_core_release_fp(struct sg_core *core);
+
 /* Runs one CTA to completion on the core (functional mode). Findings a GPU
  * survives go to *findings (the lanes go on: loads read zero, stores are
  * dropped); a fatal one, or any one when findings is NULL or the config is

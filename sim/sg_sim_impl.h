@@ -6,6 +6,8 @@
 
 #include "sg_sim.h"
 
+#include <fenv.h>
+
 /* Integer results written to x0 go to this scratch row, so x0 reads as zero
  * without a check on every write. */
 #define SG_XSINK 32
@@ -224,6 +226,8 @@ struct sg_core {
   uint32_t events;              /* the event kinds some consumer wants (SG_EV_BIT) */
   struct sg_insn_record rec;    /* the observed loop's record */
   bool stopped;                 /* a consumer's finding ends the CTA (c->fault filled) */
+  bool fp_held;                 /* sg_core_hold_fp: the host's FP environment is in host_env */
+  fenv_t host_env;
 };
 
 /* Runs warp w for at most budget instructions; returns its new state
