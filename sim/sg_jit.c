@@ -56,7 +56,7 @@ struct sg_jit {
 
 /* ---- Which instructions a block holds ----------------------------------- */
 
-enum kind { K_NONE, K_ALU, K_FP, K_LOAD, K_STORE, K_CSR, K_BRANCH, K_JUMP };
+enum kind { K_NONE, K_ALU, K_FP, K_FCMP, K_LOAD, K_STORE, K_CSR, K_BRANCH, K_JUMP };
 
 static bool fp_rm_ok(const struct sg_uop *u) { return u->rm == SG_RNE || u->rm == SG_RM_DYN; }
 
@@ -87,6 +87,13 @@ static enum kind kind_of(const struct sg_code *code, const struct sg_uop *u) {
   case SG_OP_FCVT_S_L: case SG_OP_FCVT_S_LU: case SG_OP_FCVT_D_W: case SG_OP_FCVT_D_WU:
   case SG_OP_FCVT_D_L: case SG_OP_FCVT_D_LU:
     return !code->track_fflags && fp_rm_ok(u) ? K_FP : K_NONE;
+  case SG_OP_FEQ_S: case SG_OP_FLT_S: case SG_OP_FLE_S: case SG_OP_FEQ_D: case SG_OP_FLT_D:
+  case SG_OP_FLE_D: /* (funct3 is the comparison, not a rounding mode) */
+    return !code->track_fflags ? K_FCMP : K_NONE;
+  case SG_OP_FCVT_W_S: case SG_OP_FCVT_WU_S: case SG_OP_FCVT_L_S: case SG_OP_FCVT_LU_S:
+  case SG_OP_FCVT_W_D: case SG_OP_FCVT_WU_D: case SG_OP_FCVT_L_D: case SG_OP_FCVT_LU_D:
+    /* C's casts truncate: the static round-toward-zero only */
+    return !code->track_fflags && u->rm == SG_RTZ ? K_FCMP : K_NONE;
   case SG_OP_LB: case SG_OP_LH: case SG_OP_LW: case SG_OP_LD: case SG_OP_LBU:
   case SG_OP_LHU: case SG_OP_LWU: case SG_OP_FLW: case SG_OP_FLD:
     return K_LOAD;
@@ -596,6 +603,49 @@ static void gen_limit(struct gen *g, const struct sg_uop *u, uint64_t pc, uint32
   LLVMPositionBuilderAtEnd(b, go);
 }
 
+/* FP compares and truncating conversions to integers, into an x register:
+ * compares are false on a NaN (a single that is not NaN-boxed reads as
+ * one); conversions saturate, a NaN giving the largest value, and the
+ * 32-bit ones are sign-extended (fcvt.wu too), as sg_fcvt_int. */
+static void gen_fcmp(struct gen *g, const struct sg_uop *u) {
+  LLVMBuilderRef b = g->b;
+  enum sg_op op = (enum sg_op)u->op;
+  bool single = op == SG_OP_FEQ_S || op == SG_OP_FLT_S || op == SG_OP_FLE_S ||
+                op == SG_OP_FCVT_W_S || op == SG_OP_FCVT_WU_S || op == SG_OP_FCVT_L_S ||
+                op == SG_OP_FCVT_LU_S;
+  LLVMValueRef a = single ? unbox(g, F(u->rs1)) : d64(g, F(u->rs1)), r;
+  switch (op) {
+  case SG_OP_FEQ_S: case SG_OP_FLT_S: case SG_OP_FLE_S: case SG_OP_FEQ_D: case SG_OP_FLT_D:
+  case SG_OP_FLE_D: {
+    LLVMValueRef c = single ? unbox(g, F(u->rs2)) : d64(g, F(u->rs2));
+    LLVMRealPredicate p = op == SG_OP_FEQ_S || op == SG_OP_FEQ_D   ? LLVMRealOEQ
+                          : op == SG_OP_FLT_S || op == SG_OP_FLT_D ? LLVMRealOLT
+                                                                   : LLVMRealOLE;
+    r = LLVMBuildZExt(b, LLVMBuildFCmp(b, p, a, c, ""), g->vi64, "");
+    break;
+  }
+  default: {
+    bool sgn = op == SG_OP_FCVT_W_S || op == SG_OP_FCVT_L_S || op == SG_OP_FCVT_W_D ||
+               op == SG_OP_FCVT_L_D;
+    bool w = op == SG_OP_FCVT_W_S || op == SG_OP_FCVT_WU_S || op == SG_OP_FCVT_W_D ||
+             op == SG_OP_FCVT_WU_D;
+    LLVMTypeRef it = w ? g->vi32 : g->vi64;
+    LLVMTypeRef tys[2] = {it, LLVMTypeOf(a)};
+    const char *name = sgn ? "llvm.fptosi.sat" : "llvm.fptoui.sat";
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef f = LLVMGetIntrinsicDeclaration(g->mod, id, tys, 2);
+    r = LLVMBuildCall2(b, LLVMIntrinsicGetType(g->ctx, id, tys, 2), f, &a, 1, "");
+    uint64_t hi = sgn ? (w ? INT32_MAX : INT64_MAX) : (w ? UINT32_MAX : UINT64_MAX);
+    r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNO, a, a, ""),
+                        splat(g, it, LLVMConstInt(w ? g->i32 : g->i64, hi, false)), r, "");
+    if (w)
+      r = LLVMBuildSExt(b, r, g->vi64, "");
+    break;
+  }
+  }
+  set(g, false, u->rd, r);
+}
+
 /* A load or store: the interpreter's span check for the warp (one region,
  * the right permissions, each lane in its own stack slot) gives the host
  * address of the lowest lane; when it does not clear the access (or a
@@ -860,7 +910,7 @@ static void gen_block(struct gen *g, const struct sg_code *code, size_t first, u
     const struct sg_uop *u = &code->uops[first + i];
     enum kind k = kind_of(code, u);
     /* arithmetic on values every lane holds the same gives one too */
-    bool same = k == K_ALU || k == K_FP;
+    bool same = k == K_ALU || k == K_FP || k == K_FCMP;
     uint64_t rx, rf;
     reads(u, &rx, &rf);
     for (unsigned r = 0; same && r < 32; r++)
@@ -868,6 +918,7 @@ static void gen_block(struct gen *g, const struct sg_code *code, size_t first, u
     switch (k) {
     case K_ALU: gen_alu(g, u, code->base + 4 * (first + i)); break;
     case K_FP: gen_fp(g, u); break;
+    case K_FCMP: gen_fcmp(g, u); break;
     case K_LOAD: case K_STORE: gen_mem(g, u, code->base + 4 * (first + i), k, i); break;
     case K_CSR: gen_csr(g, u); break;
     case K_BRANCH: gen_branch(g, u, i); return;
