@@ -1004,6 +1004,10 @@ reload:
     vmcase(SG_EXIT)  /* active lanes finish */
       w->exited |= mask;
       EMIT();
+      if (!lp && !(w->lanes & ~w->exited)) { /* the last ones: the policy has nothing to settle */
+        st = SG_WARP_DONE;
+        goto out;
+      }
       PARK(npc);
       goto reload;
     vmcase(SG_VOTE_ANY) { /* rd = OR over active lanes of (rs1 != 0) */

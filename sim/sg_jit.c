@@ -743,9 +743,12 @@ static void gen_mem(struct gen *g, const struct sg_uop *u, uint64_t pc, enum kin
     LLVMSetAlignment(vals[1], 1);
   }
   LLVMBuildBr(b, done_bb);
-  /* anything else: a gather or scatter */
+  /* anything else: a gather or scatter, by 32-bit offsets (the span is
+   * at most 4 GiB, gen_span), which take half the instructions of 64-bit
+   * pointers */
   LLVMPositionBuilderAtEnd(b, any);
-  LLVMValueRef ptrs = LLVMBuildGEP2(b, g->i8, h, &off, 1, "");
+  LLVMValueRef off32 = LLVMBuildTrunc(b, off, g->vi32, "");
+  LLVMValueRef ptrs = LLVMBuildGEP2(b, g->i8, h, &off32, 1, "");
   LLVMValueRef all = LLVMConstAllOnes(LLVMVectorType(LLVMInt1TypeInContext(g->ctx), g->ws));
   LLVMTypeRef tys[2] = {vt, LLVMVectorType(g->ptr, g->ws)};
   if (k == K_STORE) {
