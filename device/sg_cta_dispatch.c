@@ -448,7 +448,8 @@ static struct sg_check_launch *check_launch_new(const struct sg_device *dev,
                                   .slot_addr = c->slot_addr, .slot_object = c->slot_object,
                                   .num_slots = ns, .regions = map->regions,
                                   .num_regions = map->count, .stack_base = map->stack_base,
-                                  .stack_size = (uint32_t)sg_device_private_size(&dev->cfg, k)};
+                                  .stack_size = (uint32_t)sg_device_private_size(&dev->cfg, k),
+                                  .code = sg_code_id(launch->program->code)};
   return &c->l;
 }
 
@@ -589,6 +590,7 @@ static void run_ctas(struct sg_device *dev, struct worker *w, struct job *job) {
   }
   sg_memmap_bind(job->map, w->local, w->stack, w->regions, &mem);
   sg_findings_clear(&w->findings);
+  sg_core_hold_fp(w->core);
   while (!atomic_load(&job->stop)) {
     uint64_t i = atomic_fetch_add(&job->next_cta, 1);
     if (i >= job->num_ctas)
@@ -604,6 +606,7 @@ static void run_ctas(struct sg_device *dev, struct worker *w, struct job *job) {
     if (st != SG_OK)
       record_failure(job, st, i, &fault, &w->cta);
   }
+  sg_core_release_fp(w->core);
   pthread_mutex_lock(&job->lock);
   sg_findings_merge(&job->findings, &w->findings);
   if (launch->stats)

@@ -189,5 +189,6 @@ void sg_memmap_bind(const struct sg_launch_memmap *map, uint8_t *local, uint8_t 
     regions[map->local_index].host = local;
   if (map->stack_index >= 0)
     regions[map->stack_index].host = stack;
-  *out = (struct sg_memmap){.regions = regions, .count = map->count};
+  static _Atomic uint64_t generations;
+  *out = (struct sg_memmap){.regions = regions, .count = map->count, .gen = ++generations};
 }

@@ -24,13 +24,13 @@ static uint64_t real_extent(const struct sg_ndrange *nd, int d, uint64_t ctaid) 
   return left < nd->local_size[d] ? left : nd->local_size[d];
 }
 
-/* Sets the bits of threads first .. first + count - 1, a warp at a time. */
+/* Sets the bits of threads first .. first + count - 1, a warp at a time
+ * (one division per row: launches of small groups build many). */
 static void set_lanes(uint64_t *mask, uint64_t first, uint64_t count, uint32_t warp_size) {
-  while (count) {
-    uint64_t lane = first % warp_size;
+  uint64_t w = first / warp_size, lane = first % warp_size;
+  for (; count; w++, lane = 0) {
     uint64_t n = count < warp_size - lane ? count : warp_size - lane;
-    mask[first / warp_size] |= (n == 64 ? ~0ull : (1ull << n) - 1) << lane;
-    first += n;
+    mask[w] |= (n == 64 ? ~0ull : (1ull << n) - 1) << lane;
     count -= n;
   }
 }

@@ -69,9 +69,24 @@ void sg_core_destroy(struct sg_core *c) {
   free(c);
 }
 
+void sg_core_hold_fp(struct sg_core *c) {
+  feholdexcept(&c->host_env);
+  fesetround(FE_TONEAREST);
+  c->fp_held = true;
+}
+
+void sg_core_release_fp(struct sg_core *c) {
+  fesetenv(&c->host_env);
+  c->fp_held = false;
+}
+
 void sg_core_set_hooks(struct sg_core *c, struct sg_hook *const *hooks, uint32_t count) {
   c->hooks = count ? hooks : NULL;
   c->nhooks = count;
+  c->block_hook = count == 1 && hooks[0]->block ? hooks[0] : NULL;
+  c->events = 0;
+  for (uint32_t i = 0; i < count; i++)
+    c->events |= hooks[i]->events ? hooks[i]->events : ~0u;
 }
 
 void sg_core_emit(struct sg_core *c, const struct sg_cta_slot *cs, const struct sg_warp *w,
@@ -79,9 +94,11 @@ void sg_core_emit(struct sg_core *c, const struct sg_cta_slot *cs, const struct 
   e.cta = cs->index;
   e.core = cs->desc->core_id;
   e.warp = w ? w->id : UINT32_MAX;
-  for (uint32_t i = 0; i < c->nhooks; i++)
-    if (c->hooks[i]->event)
-      c->hooks[i]->event(c->hooks[i], &e);
+  for (uint32_t i = 0; i < c->nhooks; i++) {
+    struct sg_hook *h = c->hooks[i];
+    if (h->event && (!h->events || (h->events & SG_EV_BIT(e.kind))))
+      h->event(h, &e);
+  }
 }
 
 static enum sg_status ensure_warps(struct sg_core *c, uint32_t n) {
@@ -121,12 +138,16 @@ static void warp_init(struct sg_core *c, struct sg_warp *w, struct sg_cta_slot *
     memset(w->f[__builtin_ctzll(m)], 0, ws * sizeof(uint64_t));
   memset(w->fcsr, 0, ws * sizeof(w->fcsr[0]));
   /* sp: the top of the lane's stack slot (thread t's slot ends at
-   * stack_base + (t + 1) * stack_size); a0: the parameter block. */
-  uint64_t sp = d->stack_base + (uint64_t)(id * ws + 1) * d->stack_size;
-  for (unsigned l = 0; l < ws; l++) {
-    w->x[2][l] = sp + (uint64_t)l * d->stack_size;
-    w->x[10][l] = d->params_addr;
-  }
+   * stack_base + (t + 1) * stack_size), when the code reads it before
+   * writing it; a0: the parameter block. */
+  uint64_t *restrict sp = w->x[2], *restrict a0 = w->x[10];
+  const uint64_t top = d->stack_base + (uint64_t)(id * ws + 1) * d->stack_size,
+                 slot = d->stack_size, params = d->params_addr;
+  if (c->init_sp)
+    for (unsigned l = 0; l < ws; l++)
+      sp[l] = top + l * slot;
+  for (unsigned l = 0; l < ws; l++)
+    a0[l] = params;
   w->lr_valid = 0;
   w->lanes = d->init_mask[id] & (ws == 64 ? ~0ull : (1ull << ws) - 1);
   w->exited = 0;
@@ -372,15 +393,26 @@ void sg_core_bind(struct sg_core *c, const struct sg_code *code, struct sg_findi
     c->warps[i]->cta = NULL;
 }
 
+/* May the core run translated blocks? With the engine that has them, and
+ * no consumer, or only one that follows blocks. */
+static bool translatable(const struct sg_core *c) {
+  return c->cfg.engine == SG_ENGINE_JIT && (!c->nhooks || c->block_hook);
+}
+
 /* Starts CTA cta in slot s with its warps in warp slots first .. */
 static void cta_start(struct sg_core *c, uint32_t s, const struct sg_cta_desc *cta,
                       const struct sg_memmap *mem, uint32_t first) {
   static const struct sg_region none;
   sg_code_live_in(c->code, cta->entry_pc, &c->zero_x, &c->zero_f);
+  c->init_sp = c->zero_x >> 2 & 1;
   c->zero_x &= ~(1ull << 2 | 1ull << 10); /* sp and a0 are set in warp_init */
-  c->jit = c->cfg.engine == SG_ENGINE_JIT && !c->nhooks ? sg_jit_entries(c, c->code, cta->entry_pc)
-                                                         : NULL;
+  c->jit = translatable(c) ? sg_jit_entries(c, c->code, cta->entry_pc) : NULL;
   struct sg_cta_slot *cs = &c->ctas[s];
+  /* The regions the slot's last CTA hit are those of this one's map too
+   * when it is the same map (a launch's CTAs on one host thread). */
+  const struct sg_region *hit[SG_JIT_SLOTS] = {0};
+  if (mem->gen && mem->gen == cs->mem.gen)
+    memcpy(hit, cs->hit, sizeof hit);
   *cs = (struct sg_cta_slot){
       .desc = cta,
       .mem = *mem,
@@ -390,6 +422,7 @@ static void cta_start(struct sg_core *c, uint32_t s, const struct sg_cta_desc *c
       .slot = s,
       .first_warp = first,
       .num_warps = cta->num_warps};
+  memcpy(cs->hit, hit, sizeof hit);
   for (uint32_t i = 0; i < cta->num_warps; i++) {
     warp_init(c, c->warps[first + i], cs, i);
     cs->running += c->warps[first + i]->state != SG_WARP_DONE;
@@ -411,14 +444,16 @@ enum sg_status sg_core_run_cta(struct sg_core *c, const struct sg_code *code,
   sg_core_bind(c, code, findings, fault);
   cta_start(c, 0, cta, mem, 0);
   struct sg_cta_slot *cs = c->cur = &c->ctas[0];
-  /* The FP semantics assume the default environment; the host's is kept. */
-  fenv_t host_env;
-  feholdexcept(&host_env);
-  fesetround(FE_TONEAREST);
+  /* The FP semantics assume the default environment; the host's is kept
+   * (by the caller around many CTAs, sg_core_hold_fp, or here). */
+  bool hold = !c->fp_held;
+  if (hold)
+    sg_core_hold_fp(c);
   s = run(c, cs);
-  fesetenv(&host_env);
-  if (c->cfg.engine == SG_ENGINE_JIT && !c->jit && !c->nhooks)
-    sg_jit_ran(code, cta->entry_pc, cs->insns); /* toward translating it */
+  if (hold)
+    sg_core_release_fp(c);
+  if (!c->jit && translatable(c))
+    sg_jit_ran(code, cta->entry_pc, cs->insns, cs->index == 0); /* toward translating it */
   if (c->nhooks)
     sg_core_emit(c, cs, NULL,
                  (struct sg_event){.kind = SG_EV_CTA_END, .time = time_of(c, cs), .arg = s != SG_OK});

@@ -24,6 +24,23 @@ const char *sg_op_name(enum sg_op op) { return insns[op < SG_OP_COUNT ? op : SG_
 enum sg_fmt sg_op_fmt(enum sg_op op) { return insns[op < SG_OP_COUNT ? op : SG_OP_ILLEGAL].fmt; }
 enum sg_unit sg_op_unit(enum sg_op op) { return insns[op < SG_OP_COUNT ? op : SG_OP_ILLEGAL].unit; }
 
+/* Loads, stores and atomics are the LSU's ops with an address operand; the
+ * width is funct3[1:0] as log2 bytes for all of them (RISC-V's encoding
+ * tables: lb/lh/lw/ld, flw/fld, the .w and .d atomics). */
+enum sg_mem_kind sg_op_access(enum sg_op op, uint32_t *size) {
+  const struct insn_info *i = &insns[op < SG_OP_COUNT ? op : SG_OP_ILLEGAL];
+  enum sg_mem_kind k = SG_MEM_NONE;
+  if (i->unit == SG_UNIT_LSU)
+    switch (i->fmt) {
+    case SG_FMT_L: case SG_FMT_FL: k = SG_MEM_LOAD; break;
+    case SG_FMT_S: case SG_FMT_FS: k = SG_MEM_STORE; break;
+    case SG_FMT_A: case SG_FMT_LR: k = SG_MEM_ATOMIC; break;
+    default: break;
+    }
+  *size = k == SG_MEM_NONE ? 0 : 1u << (i->match >> 12 & 3);
+  return k;
+}
+
 bool sg_op_has_rm(enum sg_op op) {
   const struct insn_info *i = &insns[op < SG_OP_COUNT ? op : SG_OP_ILLEGAL];
   return i->unit == SG_UNIT_FPU && i->mask && !(i->mask & 0x7000);
@@ -285,6 +302,8 @@ enum sg_status sg_code_create(const uint32_t *words, size_t nwords, uint64_t bas
   struct sg_code *c = calloc(1, sizeof(*c));
   if (!c)
     return SG_ENOMEM;
+  static _Atomic uint64_t ids;
+  c->id = ++ids;
   c->base = base;
   c->n = nwords;
   if (sg_jit_create(&c->jit) != SG_OK) {
@@ -345,6 +364,8 @@ void sg_code_destroy(struct sg_code *c) {
   free(c->reconv);
   free(c);
 }
+
+uint64_t sg_code_id(const struct sg_code *c) { return c->id; }
 
 uint32_t sg_code_registers(const struct sg_code *c) {
   return (uint32_t)(__builtin_popcountll(c->x_used & ~1ull) + __builtin_popcountll(c->f_used));

@@ -353,10 +353,12 @@ static bool csr_exec(struct sg_core *c, struct sg_warp *w, const struct sg_uop *
  * computed: the same region and permission checks, and for the private
  * stacks the same check of each lane's own slot. */
 uint8_t *sg_exec_span(struct sg_core *c, struct sg_warp *w, uint32_t rs1, int64_t imm,
-                      uint32_t size, uint32_t perm, uint64_t lo, uint64_t hi) {
+                      uint32_t size, uint32_t perm, uint64_t lo, uint64_t hi, uint32_t slot) {
   if (hi - lo > UINT32_MAX)
     return NULL;
   uint8_t *h = xlate(w->cta, lo, hi - lo + size, perm);
+  if (h)
+    w->cta->hit[slot % SG_JIT_SLOTS] = w->cta->last;
   if (h && __builtin_expect(w->cta->last->perm & SG_PERM_PRIVATE, 0))
     for (unsigned l = 0; l < c->cfg.warp_size; l++)
       if (!own_slot(c, w, l, w->x[rs1][l] + imm, size))
@@ -372,6 +374,15 @@ void sg_exec_csr_read(struct sg_core *c, struct sg_warp *w, const struct sg_uop 
 
 uint64_t sg_exec_csr_value(struct sg_core *c, struct sg_warp *w, uint32_t csr) {
   return csr_read(c, w, csr, 0, 0);
+}
+
+const struct sg_block_limit *sg_exec_note(struct sg_core *c, uint64_t pc, const struct sg_uop *u,
+                                          uint32_t index, uint64_t lo, uint64_t hi,
+                                          uint64_t first) {
+  struct sg_hook *h = c->block_hook;
+  const struct sg_block_access a = {
+      .pc = pc, .uop = u, .index = index, .lo = lo, .hi = hi, .first = first};
+  return h->block->note(h, &a);
 }
 
 /* ---- SFU --------------------------------------------------------------- */
@@ -658,7 +669,8 @@ static enum sg_warp_state next_path(struct sg_core *c, struct sg_warp *w, struct
 
 enum sg_warp_state sg_warp_peek(struct sg_core *c, struct sg_warp *w, uint64_t *pc,
                                 uint64_t *mask) {
-  struct sg_reconv_log log = {0};
+  struct sg_reconv_log log;
+  log.n = 0;
   struct sg_path path;
   enum sg_warp_state st =
       next_path(c, w, &path, c->nhooks ? &log : NULL, c->timed ? c->now : w->cta->insns);
@@ -689,13 +701,20 @@ run_warp(struct sg_core *c, struct sg_warp *w, uint64_t budget, const bool obser
   const unsigned ws = c->cfg.warp_size;
   const uint64_t full = ws == 64 ? ~0ull : (1ull << ws) - 1;
   const uint64_t nbytes = code->n * 4;
-  struct sg_reconv_log log = {0}, *lp = observed ? &log : NULL;
+  /* what the policy did, for consumers that want to know */
+  const uint32_t policy_events = SG_EV_BIT(SG_EV_PATHS) | SG_EV_BIT(SG_EV_RECONVERGE) |
+                                 SG_EV_BIT(SG_EV_PATH_SWITCH) | SG_EV_BIT(SG_EV_PATH_COUNT);
+  struct sg_reconv_log log, *lp = observed && (c->events & policy_events) ? &log : NULL;
+  log.n = 0; /* (not = {0}: zeroing the entries costs more than a short run) */
   struct sg_path path;
   uint64_t pc, mask, rpc, n = 0;
   uint32_t frame, rframe; /* call depth of the path and of its reconvergence point */
   enum sg_warp_state st = SG_WARP_READY;
-  /* Translated blocks run full warps in the fast loop (sg_jit.c). */
-  const struct sg_jit_entry *jit = observed ? NULL : c->jit;
+  /* Translated blocks run full warps (sg_jit.c): in the fast loop, and in
+   * the observed one when its consumer follows blocks (c->jit is NULL
+   * otherwise, sg_core.c). */
+  const struct sg_jit_entry *jit = c->jit;
+  struct sg_hook *bh = observed ? c->block_hook : NULL;
   bool skip_jit = false; /* a block left early: the interpreter runs that instruction */
 
 reload:
@@ -716,12 +735,17 @@ reload:
       FAULT();
     }
     idx >>= 2;
-    if (!observed && jit && mask == full) {
+    if (jit && mask == full && !skip_jit) {
       const struct sg_jit_entry *e = &jit[idx];
-      if (e->fn && !skip_jit && e->len <= budget - n && !(e->dyn_rm && w->frm_any)) {
-        uint32_t k = e->fn(c, w);
+      const struct sg_block_limit *lim = NULL;
+      if (e->fn && e->len <= budget - n && !(e->dyn_rm && w->frm_any) &&
+          (!observed || (lim = bh->block->enter(bh, w->id, pc, &code->uops[idx], e->len)))) {
+        uint32_t k = e->fn(c, w, lim), taken = k & SG_JIT_TAKEN;
+        k &= ~SG_JIT_TAKEN;
+        if (observed)
+          bh->block->leave(bh, k);
         n += k;
-        pc += 4ull * k;
+        pc += taken ? 4ull * (k - 1) + (uint64_t)code->uops[idx + k - 1].imm : 4ull * k;
         skip_jit = k < e->len;
         if (!skip_jit && pc == rpc && frame == rframe) { /* blocks end at reconvergence points */
           PARK(pc);
@@ -729,8 +753,8 @@ reload:
         }
         continue;
       }
-      skip_jit = false;
     }
+    skip_jit = false;
     const struct sg_uop *u = &code->uops[idx];
     const int64_t imm = u->imm;
     uint64_t *xd = w->x[u->rd], *fd = w->f[u->rd & 31];
@@ -980,6 +1004,10 @@ reload:
     vmcase(SG_EXIT)  /* active lanes finish */
       w->exited |= mask;
       EMIT();
+      if (!lp && !(w->lanes & ~w->exited)) { /* the last ones: the policy has nothing to settle */
+        st = SG_WARP_DONE;
+        goto out;
+      }
       PARK(npc);
       goto reload;
     vmcase(SG_VOTE_ANY) { /* rd = OR over active lanes of (rs1 != 0) */

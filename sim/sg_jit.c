@@ -33,10 +33,10 @@
 #define MAX_JIT_WORDS 200000  /* larger programs stay interpreted */
 #define ROW (SG_MAX_WARP_SIZE * 8)
 
-/* A kernel entry: the warp instructions its CTAs ran interpreted, until it
- * is translated (sg_sim_config.jit_threshold). */
+/* A kernel entry: the warp instructions its CTAs ran interpreted and its
+ * launches, until it is translated (sg_sim_config.jit_threshold). */
 struct kernel {
-  uint64_t entry_pc, insns;
+  uint64_t entry_pc, insns, launches;
   bool translated;
 };
 
@@ -56,7 +56,7 @@ struct sg_jit {
 
 /* ---- Which instructions a block holds ----------------------------------- */
 
-enum kind { K_NONE, K_ALU, K_FP, K_LOAD, K_STORE, K_CSR };
+enum kind { K_NONE, K_ALU, K_FP, K_FCMP, K_LOAD, K_STORE, K_CSR, K_BRANCH, K_JUMP };
 
 static bool fp_rm_ok(const struct sg_uop *u) { return u->rm == SG_RNE || u->rm == SG_RM_DYN; }
 
@@ -87,11 +87,22 @@ static enum kind kind_of(const struct sg_code *code, const struct sg_uop *u) {
   case SG_OP_FCVT_S_L: case SG_OP_FCVT_S_LU: case SG_OP_FCVT_D_W: case SG_OP_FCVT_D_WU:
   case SG_OP_FCVT_D_L: case SG_OP_FCVT_D_LU:
     return !code->track_fflags && fp_rm_ok(u) ? K_FP : K_NONE;
+  case SG_OP_FEQ_S: case SG_OP_FLT_S: case SG_OP_FLE_S: case SG_OP_FEQ_D: case SG_OP_FLT_D:
+  case SG_OP_FLE_D: /* (funct3 is the comparison, not a rounding mode) */
+    return !code->track_fflags ? K_FCMP : K_NONE;
+  case SG_OP_FCVT_W_S: case SG_OP_FCVT_WU_S: case SG_OP_FCVT_L_S: case SG_OP_FCVT_LU_S:
+  case SG_OP_FCVT_W_D: case SG_OP_FCVT_WU_D: case SG_OP_FCVT_L_D: case SG_OP_FCVT_LU_D:
+    /* C's casts truncate: the static round-toward-zero only */
+    return !code->track_fflags && u->rm == SG_RTZ ? K_FCMP : K_NONE;
   case SG_OP_LB: case SG_OP_LH: case SG_OP_LW: case SG_OP_LD: case SG_OP_LBU:
   case SG_OP_LHU: case SG_OP_LWU: case SG_OP_FLW: case SG_OP_FLD:
     return K_LOAD;
   case SG_OP_SB: case SG_OP_SH: case SG_OP_SW: case SG_OP_SD: case SG_OP_FSW: case SG_OP_FSD:
     return K_STORE;
+  case SG_OP_BEQ: case SG_OP_BNE: case SG_OP_BLT: case SG_OP_BGE: case SG_OP_BLTU: case SG_OP_BGEU:
+    return K_BRANCH; /* ends its block; the block leaves a divergent one to the interpreter */
+  case SG_OP_JAL:
+    return u->rd == SG_XSINK ? K_JUMP : K_NONE; /* a jump, not a call */
   case SG_OP_CSRRS: case SG_OP_CSRRC: case SG_OP_CSRRSI: case SG_OP_CSRRCI: {
     /* plain reads of the SIMT CSRs (their values do not change in a block) */
     unsigned csr = (unsigned)u->imm;
@@ -119,13 +130,26 @@ static bool *leaders(const struct sg_code *code) {
       if (t >= code->base && (t - code->base) / 4 < code->n && !(t & 3))
         lead[(t - code->base) / 4] = true;
     }
-    if (kind_of(code, u) == K_NONE || flow != SG_FLOW_NEXT)
+    if (kind_of(code, u) == K_NONE || flow != SG_FLOW_NEXT) /* a branch or jump ends a block */
       lead[i + 1] = true;
     uint64_t r = code->reconv[i];
     if (r != SG_RECONV_EXIT && r >= code->base && (r - code->base) / 4 < code->n)
       lead[(r - code->base) / 4] = true;
   }
   return lead;
+}
+
+/* Does a branch, jump or call of the code, or the reconvergence table,
+ * lead to word w? */
+static bool targeted(const struct sg_code *code, size_t w) {
+  uint64_t pc = code->base + 4 * w;
+  for (size_t i = 0; i < code->n; i++) {
+    const struct sg_uop *u = &code->uops[i];
+    bool direct = u->op == SG_OP_JAL || sg_uop_flow(u) == SG_FLOW_BRANCH;
+    if ((direct && code->base + 4 * i + (uint64_t)u->imm == pc) || code->reconv[i] == pc)
+      return true;
+  }
+  return false;
 }
 
 /* ---- IR ----------------------------------------------------------------- */
@@ -135,9 +159,22 @@ struct gen {
   LLVMModuleRef mod;
   LLVMBuilderRef b;
   LLVMValueRef fn, core, warp;
+  LLVMValueRef lim; /* alloca: the consumer's limits (sg_block_limit *), NULL without one */
   LLVMTypeRef i8, i16, i32, i64, i128, f32, f64, ptr, vi64, vi32, vf32, vf64;
-  LLVMTypeRef span_ty, csr_ty, value_ty;
+  LLVMTypeRef span_ty, csr_ty, value_ty, note_ty;
+  LLVMValueRef iota;           /* <0, 1, .. ws - 1> as i64 */
+  uint32_t slots;              /* memory instructions so far: their hit[] slots */
+  LLVMValueRef iota_bytes[9];  /* <0, n, 2n, ..> for n = 1, 2, 4, 8 */
   unsigned ws;
+  /* Per register (x, f): its value in the block so far (NULL: not read
+   * yet, load its row), and when every lane holds the same, that value as
+   * a scalar: address arithmetic on kernel arguments and ids of the group
+   * then stays scalar, and an access through a uniform address is one
+   * scalar access with no reductions over the lanes. */
+  LLVMValueRef val[2][SG_NXREGS], uni[2][SG_NXREGS];
+  uint64_t dirty[2];   /* registers set in the block so far, not yet in their rows */
+  const struct sg_code *code;
+  size_t first;        /* the block's first word */
 };
 
 static LLVMValueRef c64(struct gen *g, uint64_t v) { return LLVMConstInt(g->i64, v, false); }
@@ -166,13 +203,57 @@ static LLVMValueRef row_ptr(struct gen *g, bool fp, unsigned r) {
   return LLVMBuildGEP2(g->b, g->i8, g->warp, &idx, 1, "");
 }
 static LLVMValueRef get(struct gen *g, bool fp, unsigned r) {
-  LLVMValueRef v = LLVMBuildLoad2(g->b, g->vi64, row_ptr(g, fp, r), "");
-  LLVMSetAlignment(v, 8);
-  return v;
+  if (!fp && r == 0)
+    return LLVMConstNull(g->vi64);
+  if (!g->val[fp][r]) {
+    g->val[fp][r] = LLVMBuildLoad2(g->b, g->vi64, row_ptr(g, fp, r), "");
+    LLVMSetAlignment(g->val[fp][r], 8);
+  }
+  return g->val[fp][r];
 }
+/* The scalar every lane of register r holds, or NULL when not known. */
+static LLVMValueRef uni(struct gen *g, bool fp, unsigned r) {
+  return !fp && r == 0 ? c64(g, 0) : g->uni[fp][r];
+}
+/* Registers live in the block's values until it returns: then those that
+ * some path from where it returns to reads before writing (sg_code.live)
+ * go to their rows, so the interpreter goes on with the registers it
+ * needs, and a warp's dead values cost nothing. */
 static void set(struct gen *g, bool fp, unsigned r, LLVMValueRef v) {
-  LLVMValueRef s = LLVMBuildStore(g->b, v, row_ptr(g, fp, r));
-  LLVMSetAlignment(s, 8);
+  g->val[fp][r] = v;
+  g->uni[fp][r] = NULL;
+  g->dirty[fp] |= 1ull << r;
+}
+static void store_row(struct gen *g, bool fp, unsigned r) {
+  LLVMSetAlignment(LLVMBuildStore(g->b, g->val[fp][r], row_ptr(g, fp, r)), 8);
+}
+/* Stores the registers live at word w (the end of the code: all). */
+static void flush(struct gen *g, size_t w) {
+  for (int fp = 0; fp < 2; fp++) {
+    uint64_t live = w < g->code->n ? g->code->live[w][fp] : ~0ull;
+    for (uint64_t m = g->dirty[fp] & live; m; m &= m - 1)
+      store_row(g, fp, (unsigned)__builtin_ctzll(m));
+  }
+}
+/* The block's return before its instruction i (i: as many as ran), with
+ * the registers stored that the interpreter reads from there. */
+static void ret_at(struct gen *g, uint32_t i, uint32_t flags) {
+  flush(g, g->first + i);
+  LLVMBuildRet(g->b, c32(g, i | flags));
+}
+/* A block that returns to `out` before instruction i: out's code, made
+ * while the values so far are those to store. */
+static LLVMBasicBlockRef exit_before(struct gen *g, uint32_t i) {
+  LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
+  LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMPositionBuilderAtEnd(g->b, out);
+  ret_at(g, i, 0);
+  LLVMPositionBuilderAtEnd(g->b, here);
+  return out;
+}
+static void set_uni(struct gen *g, bool fp, unsigned r, LLVMValueRef scalar) {
+  set(g, fp, r, vsplat(g, g->vi64, scalar));
+  g->uni[fp][r] = scalar;
 }
 #define X(r) get(g, false, (r))
 #define F(r) get(g, true, (r))
@@ -412,12 +493,168 @@ static void gen_fp(struct gen *g, const struct sg_uop *u) {
   set(g, true, u->rd & 31, single ? canon32(g, r) : canon64(g, r));
 }
 
+/* The value of type t at byte offset `at` of p. */
+static LLVMValueRef load_at(struct gen *g, LLVMValueRef p, size_t at, LLVMTypeRef t) {
+  LLVMValueRef idx = c64(g, at);
+  return LLVMBuildLoad2(g->b, t, LLVMBuildGEP2(g->b, g->i8, p, &idx, 1, ""), "");
+}
+
+/* The host address of a full-warp access of size bytes per lane whose
+ * lanes lie in [lo, hi], with permissions perm: the CTA's last region
+ * (the interpreter's translation cache, xlate) when it covers the span
+ * and is not the private stacks, else the interpreter's span check
+ * (sg_exec_span: the region, its permissions, each lane in its own stack
+ * slot), whose NULL sends the block to `out`. */
+static LLVMValueRef gen_span(struct gen *g, const struct sg_uop *u, unsigned size, uint32_t perm,
+                            LLVMValueRef lo, LLVMValueRef hi, LLVMBasicBlockRef out) {
+  LLVMBuilderRef b = g->b;
+  uint32_t slot = g->slots++ % SG_JIT_SLOTS;
+  LLVMValueRef cs = load_at(g, g->warp, offsetof(struct sg_warp, cta), g->ptr);
+  LLVMValueRef r = load_at(g, cs, offsetof(struct sg_cta_slot, hit) + slot * sizeof(void *), g->ptr);
+  LLVMBasicBlockRef known = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMBasicBlockRef check = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMBuildCondBr(b, LLVMBuildIsNull(b, r, ""), check, known);
+  LLVMPositionBuilderAtEnd(b, known);
+  LLVMValueRef base = load_at(g, r, offsetof(struct sg_region, base), g->i64);
+  LLVMValueRef rsize = load_at(g, r, offsetof(struct sg_region, size), g->i64);
+  LLVMValueRef rperm = load_at(g, r, offsetof(struct sg_region, perm), g->i32);
+  LLVMValueRef off = LLVMBuildSub(b, lo, base, "");
+  LLVMValueRef width = LLVMBuildSub(b, hi, lo, "");
+  LLVMValueRef in = LLVMBuildAnd(
+      b, LLVMBuildICmp(b, LLVMIntULT, off, rsize, ""),
+      LLVMBuildICmp(b, LLVMIntUGE, LLVMBuildSub(b, rsize, off, ""),
+                    LLVMBuildAdd(b, width, c64(g, size), ""), ""), "");
+  in = LLVMBuildAnd(b, in, LLVMBuildICmp(b, LLVMIntULE, width, c64(g, UINT32_MAX), ""), "");
+  in = LLVMBuildAnd(b, in, LLVMBuildICmp(b, LLVMIntEQ,
+                                         LLVMBuildAnd(b, rperm, c32(g, perm | SG_PERM_PRIVATE), ""),
+                                         c32(g, perm), ""), "");
+  LLVMBasicBlockRef cached = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMBasicBlockRef checked = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMBuildCondBr(b, in, cached, check);
+  LLVMPositionBuilderAtEnd(b, cached);
+  LLVMValueRef host = load_at(g, r, offsetof(struct sg_region, host), g->ptr);
+  LLVMValueRef h1 = LLVMBuildGEP2(b, g->i8, host, &off, 1, "");
+  LLVMBuildBr(b, join);
+  LLVMPositionBuilderAtEnd(b, check);
+  if (g->dirty[0] >> u->rs1 & 1) /* the span check reads the base's row (own stack slots) */
+    store_row(g, false, u->rs1);
+  LLVMValueRef args[] = {g->core, g->warp, c32(g, u->rs1), c64(g, (uint64_t)u->imm), c32(g, size),
+                         c32(g, perm), lo, hi, c32(g, slot)};
+  LLVMValueRef span_fn = LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)sg_exec_span), g->ptr);
+  LLVMValueRef h2 = LLVMBuildCall2(b, g->span_ty, span_fn, args, 9, "");
+  LLVMBuildCondBr(b, LLVMBuildIsNull(b, h2, ""), out, checked);
+  LLVMPositionBuilderAtEnd(b, checked);
+  LLVMBuildBr(b, join);
+  LLVMPositionBuilderAtEnd(b, join);
+  LLVMValueRef h = LLVMBuildPhi(b, g->ptr, "");
+  LLVMValueRef hv[] = {h1, h2};
+  LLVMBasicBlockRef hb[] = {cached, checked};
+  LLVMAddIncoming(h, hv, hb, 2);
+  return h;
+}
+
+/* The consumer's limit for memory instruction `done` of the block (with a
+ * consumer attached, sg_block_ops): the lanes' addresses (lo .. hi, addr)
+ * must lie in the limit's range with none of its align bits set, else the
+ * block returns to `out`; a limit that asks for a note calls the consumer
+ * (sg_exec_note), whose answer gives the limits from there on (NULL: out). */
+static void gen_limit(struct gen *g, const struct sg_uop *u, uint64_t pc, uint32_t done,
+                      LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef bits, LLVMValueRef first,
+                      LLVMBasicBlockRef out) {
+  LLVMBuilderRef b = g->b;
+  LLVMBasicBlockRef check = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMBasicBlockRef note = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMBasicBlockRef call = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMValueRef lim = LLVMBuildLoad2(b, g->ptr, g->lim, "");
+  LLVMBuildCondBr(b, LLVMBuildIsNull(b, lim, ""), go, check);
+  LLVMPositionBuilderAtEnd(b, check);
+  size_t at = done * sizeof(struct sg_block_limit);
+#define FIELD(t, f)                                                                  \
+  LLVMBuildLoad2(b, t,                                                                 \
+                 LLVMBuildGEP2(b, g->i8, lim,                                          \
+                               (LLVMValueRef[]){c64(g, at + offsetof(struct sg_block_limit, f))}, \
+                               1, ""),                                                 \
+                 "")
+  LLVMValueRef base = FIELD(g->i64, lo), span = FIELD(g->i64, span), align = FIELD(g->i64, align);
+  LLVMValueRef wants = LLVMBuildIsNotNull(b, FIELD(g->i32, note), "");
+  LLVMValueRef quiet = FIELD(g->i64, quiet);
+#undef FIELD
+  wants = LLVMBuildAnd(b, wants,
+                       LLVMBuildNot(b, LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, lo, quiet, ""),
+                                                    LLVMBuildICmp(b, LLVMIntEQ, hi, quiet, ""), ""),
+                                    ""),
+                       "");
+  LLVMValueRef in = LLVMBuildAnd(
+      b, LLVMBuildICmp(b, LLVMIntULE, LLVMBuildSub(b, lo, base, ""), span, ""),
+      LLVMBuildICmp(b, LLVMIntULE, LLVMBuildSub(b, hi, base, ""), span, ""), "");
+  in = LLVMBuildAnd(b, in, LLVMBuildIsNull(b, LLVMBuildAnd(b, bits, align, ""), ""), "");
+  LLVMBuildCondBr(b, in, note, out);
+  LLVMPositionBuilderAtEnd(b, note);
+  LLVMBuildCondBr(b, wants, call, go);
+  LLVMPositionBuilderAtEnd(b, call);
+  LLVMValueRef args[] = {g->core, c64(g, pc), LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)u), g->ptr),
+                         c32(g, done), lo, hi, first};
+  LLVMValueRef fn = LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)sg_exec_note), g->ptr);
+  LLVMValueRef next = LLVMBuildCall2(b, g->note_ty, fn, args, 7, "");
+  LLVMBuildStore(b, next, g->lim);
+  LLVMBuildCondBr(b, LLVMBuildIsNull(b, next, ""), out, go);
+  LLVMPositionBuilderAtEnd(b, go);
+}
+
+/* FP compares and truncating conversions to integers, into an x register:
+ * compares are false on a NaN (a single that is not NaN-boxed reads as
+ * one); conversions saturate, a NaN giving the largest value, and the
+ * 32-bit ones are sign-extended (fcvt.wu too), as sg_fcvt_int. */
+static void gen_fcmp(struct gen *g, const struct sg_uop *u) {
+  LLVMBuilderRef b = g->b;
+  enum sg_op op = (enum sg_op)u->op;
+  bool single = op == SG_OP_FEQ_S || op == SG_OP_FLT_S || op == SG_OP_FLE_S ||
+                op == SG_OP_FCVT_W_S || op == SG_OP_FCVT_WU_S || op == SG_OP_FCVT_L_S ||
+                op == SG_OP_FCVT_LU_S;
+  LLVMValueRef a = single ? unbox(g, F(u->rs1)) : d64(g, F(u->rs1)), r;
+  switch (op) {
+  case SG_OP_FEQ_S: case SG_OP_FLT_S: case SG_OP_FLE_S: case SG_OP_FEQ_D: case SG_OP_FLT_D:
+  case SG_OP_FLE_D: {
+    LLVMValueRef c = single ? unbox(g, F(u->rs2)) : d64(g, F(u->rs2));
+    LLVMRealPredicate p = op == SG_OP_FEQ_S || op == SG_OP_FEQ_D   ? LLVMRealOEQ
+                          : op == SG_OP_FLT_S || op == SG_OP_FLT_D ? LLVMRealOLT
+                                                                   : LLVMRealOLE;
+    r = LLVMBuildZExt(b, LLVMBuildFCmp(b, p, a, c, ""), g->vi64, "");
+    break;
+  }
+  default: {
+    bool sgn = op == SG_OP_FCVT_W_S || op == SG_OP_FCVT_L_S || op == SG_OP_FCVT_W_D ||
+               op == SG_OP_FCVT_L_D;
+    bool w = op == SG_OP_FCVT_W_S || op == SG_OP_FCVT_WU_S || op == SG_OP_FCVT_W_D ||
+             op == SG_OP_FCVT_WU_D;
+    LLVMTypeRef it = w ? g->vi32 : g->vi64;
+    LLVMTypeRef tys[2] = {it, LLVMTypeOf(a)};
+    const char *name = sgn ? "llvm.fptosi.sat" : "llvm.fptoui.sat";
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef f = LLVMGetIntrinsicDeclaration(g->mod, id, tys, 2);
+    r = LLVMBuildCall2(b, LLVMIntrinsicGetType(g->ctx, id, tys, 2), f, &a, 1, "");
+    uint64_t hi = sgn ? (w ? INT32_MAX : INT64_MAX) : (w ? UINT32_MAX : UINT64_MAX);
+    r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNO, a, a, ""),
+                        splat(g, it, LLVMConstInt(w ? g->i32 : g->i64, hi, false)), r, "");
+    if (w)
+      r = LLVMBuildSExt(b, r, g->vi64, "");
+    break;
+  }
+  }
+  set(g, false, u->rd, r);
+}
+
 /* A load or store: the interpreter's span check for the warp (one region,
  * the right permissions, each lane in its own stack slot) gives the host
- * address of the lowest lane; when it does not clear the access the block
- * returns the number of instructions it ran, and the interpreter runs this
- * one lane by lane with its findings. */
-static void gen_mem(struct gen *g, const struct sg_uop *u, enum kind k, uint32_t done) {
+ * address of the lowest lane; when it does not clear the access (or a
+ * consumer's limit does not, gen_limit) the block returns the number of
+ * instructions it ran, and the interpreter runs this one lane by lane with
+ * its findings. Through a base register every lane holds the same value in
+ * (uni), the access is one scalar access. */
+static void gen_mem(struct gen *g, const struct sg_uop *u, uint64_t pc, enum kind k,
+                    uint32_t done) {
   LLVMBuilderRef b = g->b;
   unsigned size = 8;
   LLVMTypeRef t = g->i64;
@@ -433,29 +670,88 @@ static void gen_mem(struct gen *g, const struct sg_uop *u, enum kind k, uint32_t
   case SG_OP_FLD: case SG_OP_FSD: fp = true; break;
   default: break;
   }
+  uint32_t perm = k == K_LOAD ? SG_PERM_R : SG_PERM_W;
+  LLVMBasicBlockRef out = exit_before(g, done);
+  unsigned vr = fp ? (u->rs2 & 31u) : u->rs2, dr = fp ? (u->rd & 31u) : u->rd;
+  LLVMValueRef base = uni(g, false, u->rs1);
+  if (base) {
+    LLVMValueRef a = LLVMBuildAdd(b, base, c64(g, (uint64_t)u->imm), "");
+    LLVMValueRef h = gen_span(g, u, size, perm, a, a, out);
+    gen_limit(g, u, pc, done, a, a, a, a, out);
+    if (k == K_STORE) { /* the last lane's value lands, as lane by lane */
+      LLVMValueRef v = uni(g, fp, vr);
+      if (!v)
+        v = LLVMBuildExtractElement(b, get(g, fp, vr), c32(g, g->ws - 1), "");
+      LLVMSetAlignment(LLVMBuildStore(b, size < 8 ? LLVMBuildTrunc(b, v, t, "") : v, h), 1);
+    } else {
+      LLVMValueRef v = LLVMBuildLoad2(b, t, h, "");
+      LLVMSetAlignment(v, 1);
+      if (size < 8)
+        v = sign ? LLVMBuildSExt(b, v, g->i64, "") : LLVMBuildZExt(b, v, g->i64, "");
+      if (fp && size == 4) /* flw: NaN-boxed */
+        v = LLVMBuildOr(b, v, c64(g, 0xffffffff00000000ull), "");
+      set_uni(g, fp, dr, v);
+    }
+    return;
+  }
   LLVMValueRef addr = LLVMBuildAdd(b, X(u->rs1), s64(g, (uint64_t)u->imm), "");
   LLVMValueRef lo = intrinsic(g, "llvm.vector.reduce.umin", g->vi64, &addr, 1);
   LLVMValueRef hi = intrinsic(g, "llvm.vector.reduce.umax", g->vi64, &addr, 1);
-  LLVMValueRef args[] = {g->core, g->warp, c32(g, u->rs1), c64(g, (uint64_t)u->imm), c32(g, size),
-                         c32(g, k == K_LOAD ? SG_PERM_R : SG_PERM_W), lo, hi};
-  LLVMValueRef span_fn = LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)sg_exec_span), g->ptr);
-  LLVMValueRef h = LLVMBuildCall2(b, g->span_ty, span_fn, args, 8, "");
-  LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
-  LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
-  LLVMBuildCondBr(b, LLVMBuildIsNull(b, h, ""), out, ok);
-  LLVMPositionBuilderAtEnd(b, out);
-  LLVMBuildRet(b, c32(g, done));
-  LLVMPositionBuilderAtEnd(b, ok);
-  LLVMValueRef off = LLVMBuildSub(b, addr, vsplat(g, g->vi64, lo), "");
-  LLVMValueRef ptrs = LLVMBuildGEP2(b, g->i8, h, &off, 1, "");
+  LLVMValueRef h = gen_span(g, u, size, perm, lo, hi, out);
+  gen_limit(g, u, pc, done, lo, hi, intrinsic(g, "llvm.vector.reduce.or", g->vi64, &addr, 1),
+            LLVMBuildExtractElement(b, addr, c32(g, 0), ""), out);
+  /* The lanes' addresses: one (a uniform pointer, a kernel argument),
+   * consecutive elements (the usual a[get_global_id(0)]), or anything. */
   LLVMTypeRef vt = LLVMVectorType(t, g->ws);
+  LLVMValueRef off = LLVMBuildSub(b, addr, vsplat(g, g->vi64, lo), "");
+  LLVMValueRef uniform = LLVMBuildICmp(b, LLVMIntEQ, lo, hi, "");
+  LLVMValueRef steps = LLVMBuildICmp(b, LLVMIntEQ, off, g->iota_bytes[size], "");
+  LLVMValueRef contiguous = intrinsic(g, "llvm.vector.reduce.and",
+                                      LLVMVectorType(LLVMInt1TypeInContext(g->ctx), g->ws),
+                                      &steps, 1);
+  LLVMBasicBlockRef one = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMBasicBlockRef notone = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMBasicBlockRef row = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMBasicBlockRef any = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMBasicBlockRef done_bb = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMValueRef val = k == K_STORE ? get(g, fp, vr) : NULL;
+  if (val && size < 8)
+    val = LLVMBuildTrunc(b, val, vt, "");
+  LLVMBuildCondBr(b, uniform, one, notone);
+  LLVMPositionBuilderAtEnd(b, notone);
+  LLVMBuildCondBr(b, contiguous, row, any);
+  LLVMValueRef vals[3];
+  LLVMBasicBlockRef from[3] = {one, row, any};
+  /* one address: a scalar access (stores: the last lane's value lands, as
+   * lane by lane) */
+  LLVMPositionBuilderAtEnd(b, one);
+  if (k == K_STORE) {
+    LLVMValueRef v = LLVMBuildExtractElement(b, val, c32(g, g->ws - 1), "");
+    LLVMSetAlignment(LLVMBuildStore(b, v, h), 1);
+  } else {
+    LLVMValueRef v = LLVMBuildLoad2(b, t, h, "");
+    LLVMSetAlignment(v, 1);
+    vals[0] = vsplat(g, vt, v);
+  }
+  LLVMBuildBr(b, done_bb);
+  /* consecutive: one vector access */
+  LLVMPositionBuilderAtEnd(b, row);
+  if (k == K_STORE) {
+    LLVMSetAlignment(LLVMBuildStore(b, val, h), 1);
+  } else {
+    vals[1] = LLVMBuildLoad2(b, vt, h, "");
+    LLVMSetAlignment(vals[1], 1);
+  }
+  LLVMBuildBr(b, done_bb);
+  /* anything else: a gather or scatter, by 32-bit offsets (the span is
+   * at most 4 GiB, gen_span), which take half the instructions of 64-bit
+   * pointers */
+  LLVMPositionBuilderAtEnd(b, any);
+  LLVMValueRef off32 = LLVMBuildTrunc(b, off, g->vi32, "");
+  LLVMValueRef ptrs = LLVMBuildGEP2(b, g->i8, h, &off32, 1, "");
   LLVMValueRef all = LLVMConstAllOnes(LLVMVectorType(LLVMInt1TypeInContext(g->ctx), g->ws));
-  LLVMValueRef val;
   LLVMTypeRef tys[2] = {vt, LLVMVectorType(g->ptr, g->ws)};
   if (k == K_STORE) {
-    val = get(g, fp, u->rs2);
-    if (size < 8)
-      val = LLVMBuildTrunc(b, val, vt, "");
     unsigned id = LLVMLookupIntrinsicID("llvm.masked.scatter", 19);
     LLVMValueRef f = LLVMGetIntrinsicDeclaration(g->mod, id, tys, 2);
     LLVMValueRef args[] = {val, ptrs, c32(g, 1), all};
@@ -464,67 +760,184 @@ static void gen_mem(struct gen *g, const struct sg_uop *u, enum kind k, uint32_t
     unsigned id = LLVMLookupIntrinsicID("llvm.masked.gather", 18);
     LLVMValueRef f = LLVMGetIntrinsicDeclaration(g->mod, id, tys, 2);
     LLVMValueRef args[] = {ptrs, c32(g, 1), all, LLVMGetUndef(vt)};
-    val = LLVMBuildCall2(b, LLVMIntrinsicGetType(g->ctx, id, tys, 2), f, args, 4, "");
+    vals[2] = LLVMBuildCall2(b, LLVMIntrinsicGetType(g->ctx, id, tys, 2), f, args, 4, "");
+  }
+  LLVMBuildBr(b, done_bb);
+  LLVMPositionBuilderAtEnd(b, done_bb);
+  if (k == K_LOAD) {
+    val = LLVMBuildPhi(b, vt, "");
+    LLVMAddIncoming(val, vals, from, 3);
     if (size < 8)
       val = sign ? LLVMBuildSExt(b, val, g->vi64, "") : LLVMBuildZExt(b, val, g->vi64, "");
-  }
-  if (k == K_LOAD) {
     if (fp && size == 4) /* flw: NaN-boxed */
       val = LLVMBuildOr(b, val, s64(g, 0xffffffff00000000ull), "");
-    set(g, fp, fp ? (u->rd & 31u) : u->rd, val);
+    set(g, fp, dr, val);
   }
 }
 
-/* A CSR read: the lane number and the linear thread id in the block, the
- * local ids through the interpreter, the rest (the same for every lane)
- * read once and broadcast. */
+/* The CTA descriptor's field at offset `at` (a value every lane shares). */
+static LLVMValueRef desc_field(struct gen *g, size_t at, LLVMTypeRef t) {
+  LLVMValueRef cs = load_at(g, g->warp, offsetof(struct sg_warp, cta), g->ptr);
+  LLVMValueRef d = load_at(g, cs, offsetof(struct sg_cta_slot, desc), g->ptr);
+  return load_at(g, d, at, t);
+}
+
+/* A CSR read: the lane number, the local ids and the linear thread id
+ * computed in the block, the rest (the same for every lane) read from the
+ * CTA's descriptor and broadcast. */
 static void gen_csr(struct gen *g, const struct sg_uop *u) {
+  LLVMBuilderRef b = g->b;
   unsigned csr = (unsigned)u->imm;
-  LLVMValueRef *lane = malloc(g->ws * sizeof *lane);
-  for (unsigned l = 0; l < g->ws; l++)
-    lane[l] = c64(g, l);
-  LLVMValueRef lanes = LLVMConstVector(lane, g->ws);
-  free(lane);
-  if (csr == SG_CSR_LANE) {
-    set(g, false, u->rd, lanes);
-  } else if (csr >= SG_CSR_TID_X && csr <= SG_CSR_TID_Z) {
-    LLVMValueRef args[] = {g->core, g->warp,
-                           LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)u), g->ptr)};
-    LLVMValueRef fn = LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)sg_exec_csr_read), g->ptr);
-    LLVMBuildCall2(g->b, g->csr_ty, fn, args, 3, "");
-  } else {
+  LLVMValueRef v = NULL, one = NULL; /* per lane, or the same for every lane */
+  LLVMValueRef wid = load_at(g, g->warp, offsetof(struct sg_warp, id), g->i32);
+  /* the warp's first thread */
+  LLVMValueRef t0 = LLVMBuildMul(b, LLVMBuildZExt(b, wid, g->i64, ""), c64(g, g->ws), "");
+  switch (csr) {
+  case SG_CSR_LANE: v = g->iota; break;
+  case SG_CSR_TIDLIN: v = LLVMBuildAdd(b, vsplat(g, g->vi64, t0), g->iota, ""); break;
+  case SG_CSR_WARP: one = LLVMBuildZExt(b, wid, g->i64, ""); break;
+  case SG_CSR_WARPSIZE: one = c64(g, g->ws); break;
+  case SG_CSR_NWARP: case SG_CSR_NTID_X: case SG_CSR_NTID_Y: case SG_CSR_NTID_Z:
+  case SG_CSR_CTAID_X: case SG_CSR_CTAID_Y: case SG_CSR_CTAID_Z: case SG_CSR_NCTAID_X:
+  case SG_CSR_NCTAID_Y: case SG_CSR_NCTAID_Z: case SG_CSR_CORE: {
+    size_t at = csr == SG_CSR_NWARP  ? offsetof(struct sg_cta_desc, num_warps)
+                : csr == SG_CSR_CORE ? offsetof(struct sg_cta_desc, core_id)
+                : csr <= SG_CSR_NTID_Z
+                    ? offsetof(struct sg_cta_desc, ntid) + 4 * (csr - SG_CSR_NTID_X)
+                : csr <= SG_CSR_CTAID_Z
+                    ? offsetof(struct sg_cta_desc, ctaid) + 4 * (csr - SG_CSR_CTAID_X)
+                    : offsetof(struct sg_cta_desc, nctaid) + 4 * (csr - SG_CSR_NCTAID_X);
+    one = LLVMBuildZExt(b, desc_field(g, at, g->i32), g->i64, "");
+    break;
+  }
+  case SG_CSR_PARAMS: one = desc_field(g, offsetof(struct sg_cta_desc, params_addr), g->i64); break;
+  case SG_CSR_TID_X: case SG_CSR_TID_Y: case SG_CSR_TID_Z: {
+    /* Thread t = t0 + lane: x = t mod ntid.x, y = t / ntid.x mod ntid.y,
+     * z = t / (ntid.x * ntid.y). The quotients in double: t and the sizes
+     * are below 2^11, so a correctly rounded quotient truncates to the
+     * exact one (an inexact one is at least 1/ntid from the next
+     * integer). */
+    LLVMValueRef t = LLVMBuildAdd(b, vsplat(g, g->vi64, t0), g->iota, "");
+    LLVMValueRef n0 = LLVMBuildZExt(b, desc_field(g, offsetof(struct sg_cta_desc, ntid), g->i32),
+                                    g->i64, "");
+    LLVMValueRef n1 = LLVMBuildZExt(
+        b, desc_field(g, offsetof(struct sg_cta_desc, ntid) + 4, g->i32), g->i64, "");
+    LLVMValueRef v0 = vsplat(g, g->vi64, n0), v1 = vsplat(g, g->vi64, n1);
+#define QUOT(a, d) \
+  LLVMBuildFPToUI(b, LLVMBuildFDiv(b, LLVMBuildUIToFP(b, a, g->vf64, ""), \
+                                   LLVMBuildUIToFP(b, d, g->vf64, ""), ""), g->vi64, "")
+    LLVMValueRef q = QUOT(t, v0);
+    if (csr == SG_CSR_TID_X)
+      v = LLVMBuildSub(b, t, LLVMBuildMul(b, q, v0, ""), "");
+    else if (csr == SG_CSR_TID_Y)
+      v = LLVMBuildSub(b, q, LLVMBuildMul(b, QUOT(q, v1), v1, ""), "");
+    else
+      v = QUOT(q, v1);
+#undef QUOT
+    break;
+  }
+  default: { /* a CSR the translator has no shortcut for: the interpreter's value */
     LLVMValueRef args[] = {g->core, g->warp, c32(g, csr)};
     LLVMValueRef fn = LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)sg_exec_csr_value), g->ptr);
-    LLVMValueRef v = vsplat(g, g->vi64, LLVMBuildCall2(g->b, g->value_ty, fn, args, 3, ""));
-    if (csr == SG_CSR_TIDLIN) /* lane 0's value plus the lane */
-      v = LLVMBuildAdd(g->b, v, lanes, "");
+    one = LLVMBuildCall2(b, g->value_ty, fn, args, 3, "");
+    break;
+  }
+  }
+  if (one)
+    set_uni(g, false, u->rd, one);
+  else
     set(g, false, u->rd, v);
+}
+
+/* A block's last instruction, a conditional branch at index i: when every
+ * lane agrees the block returns with it run (SG_JIT_TAKEN when they take
+ * it), else without it, for the interpreter to split the warp. */
+static void gen_branch(struct gen *g, const struct sg_uop *u, uint32_t i) {
+  LLVMBuilderRef b = g->b;
+  LLVMIntPredicate pred = u->op == SG_OP_BEQ   ? LLVMIntEQ
+                          : u->op == SG_OP_BNE ? LLVMIntNE
+                          : u->op == SG_OP_BLT ? LLVMIntSLT
+                          : u->op == SG_OP_BGE ? LLVMIntSGE
+                          : u->op == SG_OP_BLTU ? LLVMIntULT
+                                                : LLVMIntUGE;
+  LLVMValueRef cond = LLVMBuildICmp(b, pred, X(u->rs1), X(u->rs2), "");
+  LLVMTypeRef vb = LLVMVectorType(LLVMInt1TypeInContext(g->ctx), g->ws);
+  LLVMValueRef all = intrinsic(g, "llvm.vector.reduce.and", vb, &cond, 1);
+  LLVMValueRef any = intrinsic(g, "llvm.vector.reduce.or", vb, &cond, 1);
+  LLVMValueRef ran = LLVMBuildSelect(b, LLVMBuildXor(b, all, any, ""), c32(g, i), c32(g, i + 1), "");
+  /* the registers live at the branch: those of both ways on */
+  flush(g, g->first + i);
+  LLVMBuildRet(b, LLVMBuildOr(b, ran, LLVMBuildSelect(b, all, c32(g, SG_JIT_TAKEN), c32(g, 0), ""),
+                              ""));
+}
+
+/* One function per block: i32 blk(ptr core, ptr warp, ptr limits),
+ * returning how many of its instructions ran (with SG_JIT_TAKEN when it
+ * ended with a branch or jump taken). */
+/* The registers u reads, as bits of the x and the f bank. */
+static void reads(const struct sg_uop *u, uint64_t *x, uint64_t *f) {
+  uint64_t r1 = 1ull << u->rs1, r2 = 1ull << u->rs2, r3 = 1ull << u->rs3;
+  *x = *f = 0;
+  switch (sg_op_fmt((enum sg_op)u->op)) {
+  case SG_FMT_R: case SG_FMT_S: case SG_FMT_B: *x = r1 | r2; break;
+  case SG_FMT_I: case SG_FMT_SH: case SG_FMT_L: case SG_FMT_FL: case SG_FMT_XF: *x = r1; break;
+  case SG_FMT_FS: *x = r1, *f = r2; break;
+  case SG_FMT_R4: *f = r1 | r2 | r3; break;
+  case SG_FMT_FR: case SG_FMT_FC: *f = r1 | r2; break;
+  case SG_FMT_F1: case SG_FMT_FX: *f = r1; break;
+  default: break; /* U, J: none; CSR reads are handled by gen_csr */
   }
 }
 
-/* One function per block: i32 blk(ptr core, ptr warp), returning how many
- * of its instructions ran. */
+/* entry_block: the block at a kernel's entry, which only a warp's start
+ * runs. */
 static void gen_block(struct gen *g, const struct sg_code *code, size_t first, uint32_t len,
-                      const char *name) {
-  LLVMTypeRef params[] = {g->ptr, g->ptr};
-  LLVMTypeRef ft = LLVMFunctionType(g->i32, params, 2, false);
+                      const char *name, bool entry_block) {
+  LLVMTypeRef params[] = {g->ptr, g->ptr, g->ptr};
+  LLVMTypeRef ft = LLVMFunctionType(g->i32, params, 3, false);
   g->fn = LLVMAddFunction(g->mod, name, ft);
   g->core = LLVMGetParam(g->fn, 0);
   g->warp = LLVMGetParam(g->fn, 1);
   LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
   LLVMPositionBuilderAtEnd(g->b, entry);
+  g->lim = LLVMBuildAlloca(g->b, g->ptr, "");
+  LLVMBuildStore(g->b, LLVMGetParam(g->fn, 2), g->lim);
+  memset(g->val, 0, sizeof g->val);
+  memset(g->uni, 0, sizeof g->uni);
+  g->dirty[0] = g->dirty[1] = 0;
+  g->code = code;
+  g->first = first;
+  if (entry_block) /* warps start with a0 = the parameter block in every lane */
+    g->uni[0][10] = LLVMBuildLoad2(g->b, g->i64, row_ptr(g, false, 10), "");
   for (uint32_t i = 0; i < len; i++) {
     const struct sg_uop *u = &code->uops[first + i];
     enum kind k = kind_of(code, u);
+    /* arithmetic on values every lane holds the same gives one too */
+    bool same = k == K_ALU || k == K_FP || k == K_FCMP;
+    uint64_t rx, rf;
+    reads(u, &rx, &rf);
+    for (unsigned r = 0; same && r < 32; r++)
+      same = (!(rx >> r & 1) || uni(g, false, r)) && (!(rf >> r & 1) || uni(g, true, r));
     switch (k) {
     case K_ALU: gen_alu(g, u, code->base + 4 * (first + i)); break;
     case K_FP: gen_fp(g, u); break;
-    case K_LOAD: case K_STORE: gen_mem(g, u, k, i); break;
+    case K_FCMP: gen_fcmp(g, u); break;
+    case K_LOAD: case K_STORE: gen_mem(g, u, code->base + 4 * (first + i), k, i); break;
     case K_CSR: gen_csr(g, u); break;
+    case K_BRANCH: gen_branch(g, u, i); return;
+    case K_JUMP: /* what is live at the jump is what its target reads */
+      flush(g, g->first + i);
+      LLVMBuildRet(g->b, c32(g, (i + 1) | SG_JIT_TAKEN));
+      return;
     case K_NONE: break;
     }
+    if (same) {
+      bool fp = !sg_op_writes_x((enum sg_op)u->op);
+      unsigned rd = fp ? u->rd & 31u : u->rd;
+      g->uni[fp][rd] = LLVMBuildExtractElement(g->b, g->val[fp][rd], c32(g, 0), "");
+    }
   }
-  LLVMBuildRet(g->b, c32(g, len));
+  ret_at(g, len, 0);
 }
 
 /* ---- Translating a program ----------------------------------------------- */
@@ -553,7 +966,7 @@ static LLVMTargetMachineRef host_machine(char **err) {
   LLVMTargetRef target;
   LLVMTargetMachineRef tm = NULL;
   if (!LLVMGetTargetFromTriple(triple, &target, err))
-    tm = LLVMCreateTargetMachine(target, triple, cpu, features, LLVMCodeGenLevelNone,
+    tm = LLVMCreateTargetMachine(target, triple, cpu, features, LLVMCodeGenLevelLess,
                                  LLVMRelocDefault, LLVMCodeModelJITDefault);
   LLVMDisposeMessage(triple);
   LLVMDisposeMessage(cpu);
@@ -671,8 +1084,19 @@ static bool translate(const struct sg_code *code, struct sg_jit *j, size_t e, ch
   g.ptr = LLVMPointerTypeInContext(g.ctx, 0);
   g.vi64 = LLVMVectorType(g.i64, g.ws), g.vi32 = LLVMVectorType(g.i32, g.ws);
   g.vf32 = LLVMVectorType(g.f32, g.ws), g.vf64 = LLVMVectorType(g.f64, g.ws);
-  LLVMTypeRef span_args[] = {g.ptr, g.ptr, g.i32, g.i64, g.i32, g.i32, g.i64, g.i64};
-  g.span_ty = LLVMFunctionType(g.ptr, span_args, 8, false);
+  LLVMTypeRef span_args[] = {g.ptr, g.ptr, g.i32, g.i64, g.i32, g.i32, g.i64, g.i64, g.i32};
+  g.span_ty = LLVMFunctionType(g.ptr, span_args, 9, false);
+  LLVMTypeRef note_args[] = {g.ptr, g.i64, g.ptr, g.i32, g.i64, g.i64, g.i64};
+  g.note_ty = LLVMFunctionType(g.ptr, note_args, 7, false);
+  LLVMValueRef lane[SG_MAX_WARP_SIZE];
+  for (unsigned n = 0; n <= 8; n++) {
+    for (unsigned l = 0; l < g.ws; l++)
+      lane[l] = c64(&g, (uint64_t)l * (n ? n : 1));
+    if (n == 0)
+      g.iota = LLVMConstVector(lane, g.ws);
+    else
+      g.iota_bytes[n] = LLVMConstVector(lane, g.ws);
+  }
   LLVMTypeRef value_args[] = {g.ptr, g.ptr, g.i32};
   g.value_ty = LLVMFunctionType(g.i64, value_args, 3, false);
   LLVMTypeRef csr_args[] = {g.ptr, g.ptr, g.ptr};
@@ -688,7 +1112,7 @@ static bool translate(const struct sg_code *code, struct sg_jit *j, size_t e, ch
     if (len >= 2 && lead[i] && reach[i] && !j->entry[i].len) {
       char name[32];
       snprintf(name, sizeof name, "b%zu", i);
-      gen_block(&g, code, i, len, name);
+      gen_block(&g, code, i, len, name, i == e && !targeted(code, e));
       j->entry[i].len = len;
       for (uint32_t k = 0; k < len; k++)
         j->entry[i].dyn_rm |= kind_of(code, &code->uops[i + k]) == K_FP &&
@@ -721,7 +1145,8 @@ static bool translate(const struct sg_code *code, struct sg_jit *j, size_t e, ch
    * (the same register row loaded by several instructions) is what pays;
    * the loop and inlining pipelines of O2 would only cost compile time. */
   LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-  err = LLVMRunPasses(g.mod, "function(instcombine<no-verify-fixpoint>,early-cse,dse,instcombine<no-verify-fixpoint>)", j->tm, po);
+  err = LLVMRunPasses(g.mod, "function(mem2reg,instcombine<no-verify-fixpoint>,early-cse,dse,instcombine<no-verify-fixpoint>)", j->tm, po);
+  if (getenv("SG_DUMP")) LLVMPrintModuleToFile(g.mod, getenv("SG_DUMP"), NULL);
   LLVMDisposePassBuilderOptions(po);
   if (err) {
     *why = take_error(err);
@@ -745,7 +1170,8 @@ static bool translate(const struct sg_code *code, struct sg_jit *j, size_t e, ch
       *why = take_error(err);
       ok = false;
     } else {
-      j->entry[i].fn = (uint32_t(*)(struct sg_core *, struct sg_warp *))(uintptr_t)addr;
+      j->entry[i].fn = (uint32_t(*)(struct sg_core *, struct sg_warp *,
+                                    const struct sg_block_limit *))(uintptr_t)addr;
     }
   }
 done:
@@ -800,6 +1226,17 @@ static void translate_kernel(struct sg_core *c, const struct sg_code *code, stru
   free(why);
 }
 
+/* Is it time to translate kernel k? Once the warp instructions it ran in
+ * the interpreter, times its launches, reach the threshold: a kernel
+ * launched again and again is likely to be launched again, so what its
+ * launches cost so far predicts more of the same (a kernel run twice for
+ * half the threshold is translated at its second launch, one launched
+ * hundreds of times with little work each time after a few dozen), while
+ * one launched once pays for translation only when it runs long. */
+static bool time_to_translate(const struct sg_core *c, const struct kernel *k) {
+  return k->insns >= c->cfg.jit_threshold / (k->launches > 1 ? k->launches : 1);
+}
+
 const struct sg_jit_entry *sg_jit_entries(struct sg_core *c, const struct sg_code *code,
                                           uint64_t entry_pc) {
   struct sg_jit *j = code->jit;
@@ -812,22 +1249,25 @@ const struct sg_jit_entry *sg_jit_entries(struct sg_core *c, const struct sg_cod
   if (!j->failed && j->ws == 0)
     j->ws = c->cfg.warp_size;
   struct kernel *k = kernel_of(j, entry_pc);
-  if (!j->failed && k && !k->translated && j->ws == c->cfg.warp_size &&
-      k->insns >= c->cfg.jit_threshold)
+  if (!j->failed && k && !k->translated && j->ws == c->cfg.warp_size && time_to_translate(c, k))
     translate_kernel(c, code, j, k);
-  bool usable = !j->failed && j->ws == c->cfg.warp_size && j->lljit;
+  /* Only a translated kernel gets the entries: another kernel of the
+   * program goes on counting toward its own translation (sg_jit_ran). */
+  bool usable = !j->failed && j->ws == c->cfg.warp_size && j->lljit && k && k->translated;
   pthread_mutex_unlock(&j->lock);
   return usable ? j->entry : NULL;
 }
 
-void sg_jit_ran(const struct sg_code *code, uint64_t entry_pc, uint64_t insns) {
+void sg_jit_ran(const struct sg_code *code, uint64_t entry_pc, uint64_t insns, bool first_cta) {
   struct sg_jit *j = code->jit;
   if (!j)
     return;
   pthread_mutex_lock(&j->lock);
   struct kernel *k = kernel_of(j, entry_pc);
-  if (k)
+  if (k) {
     k->insns += insns;
+    k->launches += first_cta;
+  }
   pthread_mutex_unlock(&j->lock);
 }
 

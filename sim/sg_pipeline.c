@@ -282,7 +282,7 @@ enum sg_status sg_tcore_create(const struct sg_timing_config *t, const struct sg
   if (!tc)
     return SG_ENOMEM;
   *out = tc;
-  tc->hook = (struct sg_hook){on_insn, NULL};
+  tc->hook = (struct sg_hook){.insn = on_insn};
   tc->t = t;
   tc->sim = *sim;
   tc->id = id;

@@ -259,6 +259,9 @@ uint64_t sg_code_reconv(const struct sg_code *code, uint64_t pc);
 /* Registers a lane needs for this code: the x and f registers any of its
  * instructions names (x0 aside). */
 uint32_t sg_code_registers(const struct sg_code *code);
+/* A number no other program created in this process has (a program built
+ * at the address of a released one included). */
+uint64_t sg_code_id(const struct sg_code *code);
 
 /* ---- Memory ------------------------------------------------------------ */
 
@@ -296,10 +299,14 @@ struct sg_region {
   enum sg_space space;
 };
 
-/* Regions sorted by base, non-overlapping. Address 0 is never mapped. */
+/* Regions sorted by base, non-overlapping. Address 0 is never mapped.
+ * gen: a number no other map (or other contents of the same array) has, so
+ * the core may keep what it looked up in it from one CTA to the next; 0
+ * when the map does not say. */
 struct sg_memmap {
   const struct sg_region *regions;
   uint32_t count;
+  uint64_t gen;
 };
 
 /* ---- Launching one CTA ------------------------------------------------- */
@@ -395,6 +402,8 @@ void sg_stats_print_json(const struct sg_stats *s, FILE *out);
  * learns about one executed warp instruction. Filled only when a consumer
  * is attached (the execute loop is built twice: with and without). */
 enum sg_mem_kind { SG_MEM_NONE, SG_MEM_LOAD, SG_MEM_STORE, SG_MEM_ATOMIC };
+/* What op does to memory, and *size: the bytes per lane (0 when nothing). */
+enum sg_mem_kind sg_op_access(enum sg_op op, uint32_t *size);
 struct sg_insn_record {
   uint64_t time;             /* the core's clock: warp instructions it ran (functional) */
   uint64_t cta;              /* linear CTA index (x fastest) */
@@ -448,12 +457,64 @@ struct sg_event {
   const struct sg_cta_desc *desc; /* SG_EV_CTA_START: the CTA's ids and shape */
 };
 
+/* ---- Following translated blocks (docs/engine.md) ------------------------ */
+
+/* A consumer whose view of an instruction does not depend on its lanes'
+ * values when every lane is active (only on its operands' registers and on
+ * where its memory accesses fall) can follow the translated fast path a
+ * block at a time instead of a record per instruction: it offers
+ * sg_block_ops, and the core then runs translated blocks with it attached.
+ *
+ * A block is straight-line code run by a full warp (docs/engine.md, "What a
+ * block is"). Before each of its memory instructions the block has the
+ * lowest and highest address of the warp's lanes; the consumer's limit for
+ * the instruction says whether that is enough for it. */
+struct sg_block_limit {
+  /* The instruction runs in the block only when every lane's address lies
+   * in [lo, lo + span] and none has a bit of align set; otherwise the block
+   * stops before it and the observed interpreter runs it, with its record. */
+  uint64_t lo, span, align;
+  /* Non-zero: call note first, unless every lane's address is quiet (an
+   * address the consumer has seen; 0, in the unmapped null page, is none). */
+  uint32_t note;
+  uint64_t quiet;
+};
+struct sg_hook;
+/* A memory instruction of a block whose limit asks for a note. */
+struct sg_block_access {
+  uint64_t pc;
+  const struct sg_uop *uop;
+  uint32_t index;          /* in the block */
+  uint64_t lo, hi, first;  /* the lowest and highest address of the lanes, lane 0's */
+};
+struct sg_block_ops {
+  /* Block uops[0 .. len) at pc is about to run on warp `warp` of the
+   * resident CTA, every lane active. Returns the limits of its memory
+   * instructions, indexed by their index in the block (NULL: the block
+   * does not run; the interpreter takes its first instruction). */
+  const struct sg_block_limit *(*enter)(struct sg_hook *self, uint32_t warp, uint64_t pc,
+                                        const struct sg_uop *uops, uint32_t len);
+  /* The block is at memory instruction a->index, within its limit, whose
+   * limit asked for a note: returns the limits from there on (NULL: stop
+   * the block before the instruction). */
+  const struct sg_block_limit *(*note)(struct sg_hook *self, const struct sg_block_access *a);
+  /* The block ran its first `ran` instructions; the next, if any, runs in
+   * the interpreter. */
+  void (*leave)(struct sg_hook *self, uint32_t ran);
+};
+
 /* A consumer embeds this as its first member; the core calls insn for every
  * warp instruction and event for every event, on the host thread running the
- * core. Either may be NULL. */
+ * core. Either may be NULL. events: the kinds of event it wants, as bits
+ * (SG_EV_BIT); 0 for all. block: NULL for a consumer that needs the record
+ * of every instruction (with one attached, the core runs no translated
+ * code). */
+#define SG_EV_BIT(kind) (1u << (kind))
 struct sg_hook {
   void (*insn)(struct sg_hook *self, const struct sg_insn_record *r);
   void (*event)(struct sg_hook *self, const struct sg_event *e);
+  const struct sg_block_ops *block;
+  uint32_t events;
 };
 
 /* The statistics consumer: counts into stats. */
@@ -557,6 +618,13 @@ bool sg_core_finding_pair(struct sg_core *core, uint32_t warp, unsigned lane, ui
                           const struct sg_fault_other *other, enum sg_fault_kind kind,
                           uint64_t addr, uint32_t size, const char *fmt, ...)
     __attribute__((format(printf, 9, 10)));
+
+/* The core runs its CTAs in the default FP environment (round to nearest,
+ * no traps) and gives the host thread its own back after each; a caller
+ * that runs many may hold it around them instead (the environment is a few
+ * hundred cycles to save and restore, as much as a small CTA). */
+void sg_core_hold_fp(struct sg_core *core);
+void sg_core_release_fp(struct sg_core *core);
 
 /* Runs one CTA to completion on the core (functional mode). Findings a GPU
  * survives go to *findings (the lanes go on: loads read zero, stores are
@@ -733,6 +801,7 @@ struct sg_check_launch {
   uint32_t num_regions;
   uint64_t stack_base;           /* private stacks: thread t's slot at base + t * size */
   uint32_t stack_size;
+  uint64_t code;                 /* the program (sg_code_id) */
 };
 
 /* The precise memory checker: follows which object each register's pointer

@@ -6,6 +6,8 @@
 
 #include "sg_sim.h"
 
+#include <fenv.h>
+
 /* Integer results written to x0 go to this scratch row, so x0 reads as zero
  * without a check on every write. */
 #define SG_XSINK 32
@@ -28,6 +30,7 @@ struct sg_code {
   /* Per word: registers (x, f) some path from there reads before writing. */
   uint64_t (*live)[2];
   struct sg_jit *jit;    /* its translation (sg_jit.c), made on first use */
+  uint64_t id;           /* sg_code_id */
 };
 /* Registers live at pc (a kernel's entry: those a warp must zero). */
 void sg_code_live_in(const struct sg_code *code, uint64_t pc, uint64_t *x, uint64_t *f);
@@ -38,11 +41,15 @@ struct sg_core;
 struct sg_warp;
 /* A translated block at a word: runs up to len instructions of a warp whose
  * lanes are all active and returns how many ran (fewer when a memory access
- * needs the interpreter's lane-by-lane path). dyn_rm: it holds FP arithmetic
- * with the dynamic rounding mode, so it runs only while every lane's frm is
- * round-to-nearest. */
+ * needs the interpreter's lane-by-lane path, or a consumer's limit stops
+ * it: lim, NULL when no consumer is attached; sg_block_ops), with
+ * SG_JIT_TAKEN when its last instruction is a branch or jump it took (a
+ * branch the lanes disagree on is left to the interpreter). dyn_rm: it
+ * holds FP arithmetic with the dynamic rounding mode, so it runs only while
+ * every lane's frm is round-to-nearest. */
+#define SG_JIT_TAKEN 0x80000000u /* a block's count: it ended with a branch taken */
 struct sg_jit_entry {
-  uint32_t (*fn)(struct sg_core *c, struct sg_warp *w);
+  uint32_t (*fn)(struct sg_core *c, struct sg_warp *w, const struct sg_block_limit *lim);
   uint32_t len;
   bool dyn_rm;
 };
@@ -51,19 +58,27 @@ enum sg_status sg_jit_create(struct sg_jit **out);
 void sg_jit_destroy(struct sg_jit *j);
 /* The program's blocks, indexed by word; the blocks reachable from the
  * kernel entry at entry_pc are translated once its CTAs have run
- * jit_threshold warp instructions in the interpreter (sg_jit_ran). NULL
- * while nothing is translated, or when the program stays interpreted. */
+ * jit_threshold / launches warp instructions in the interpreter
+ * (sg_jit_ran: the CTAs' instructions, and the launches counted by their
+ * first CTA). NULL while nothing is translated, or when the program stays
+ * interpreted. */
 const struct sg_jit_entry *sg_jit_entries(struct sg_core *c, const struct sg_code *code,
                                           uint64_t entry_pc);
-void sg_jit_ran(const struct sg_code *code, uint64_t entry_pc, uint64_t insns);
+void sg_jit_ran(const struct sg_code *code, uint64_t entry_pc, uint64_t insns, bool first_cta);
 /* What translated blocks call (sg_execute.c): the warp's span check of a
  * full-warp access at x[rs1] + imm whose lanes' addresses lie in [lo, hi]
- * (the host address of lo, or NULL: let the interpreter do it), a plain CSR
- * read into rd, and the value of a CSR that is the same for every lane. */
+ * (the host address of lo, or NULL: let the interpreter do it; the region
+ * goes to the CTA's hit[slot]), a plain CSR read into rd, and the value of
+ * a CSR that is the same for every lane. */
 uint8_t *sg_exec_span(struct sg_core *c, struct sg_warp *w, uint32_t rs1, int64_t imm,
-                      uint32_t size, uint32_t perm, uint64_t lo, uint64_t hi);
+                      uint32_t size, uint32_t perm, uint64_t lo, uint64_t hi, uint32_t slot);
 void sg_exec_csr_read(struct sg_core *c, struct sg_warp *w, const struct sg_uop *u);
 uint64_t sg_exec_csr_value(struct sg_core *c, struct sg_warp *w, uint32_t csr);
+/* A block's note to the consumer following it (sg_block_ops.note) about
+ * its memory instruction u at pc, the index-th of the block. */
+const struct sg_block_limit *sg_exec_note(struct sg_core *c, uint64_t pc, const struct sg_uop *u,
+                                          uint32_t index, uint64_t lo, uint64_t hi,
+                                          uint64_t first);
 
 /* ---- Reconvergence policies (sg_reconv_ipdom.c, sg_reconv_multipath.c) -- */
 
@@ -143,6 +158,8 @@ const struct sg_reconv_ops *sg_reconv_policy_ops(enum sg_reconv_policy policy);
 
 /* ---- Warps, CTAs and the core ---------------------------------------- */
 
+#define SG_JIT_SLOTS 32
+
 enum sg_warp_state { SG_WARP_READY, SG_WARP_BARRIER, SG_WARP_DONE, SG_WARP_FAULT };
 
 struct sg_cta_slot;
@@ -171,6 +188,11 @@ struct sg_cta_slot {
   const struct sg_cta_desc *desc;
   struct sg_memmap mem;
   const struct sg_region *last; /* translation cache: last region hit */
+  /* Translated blocks' translation cache: the region each memory
+   * instruction hit last (by its slot, SG_JIT_SLOTS), NULL when none yet:
+   * a warp reading two buffers and writing a third would miss `last` at
+   * every access. */
+  const struct sg_region *hit[SG_JIT_SLOTS];
   uint64_t index;               /* linear CTA index */
   uint64_t insns;               /* warp instructions it ran (watchdog, CSR cycle) */
   uint32_t slot;                /* its number on the core: its barrier's id */
@@ -190,13 +212,22 @@ struct sg_core {
   uint64_t now;
   const struct sg_code *code;
   uint64_t zero_x, zero_f;      /* registers warp set-up zeroes (live at the entry) */
+  bool init_sp;                 /* ... and whether it sets sp (read before written) */
   const struct sg_jit_entry *jit; /* the fast loop's translated blocks, or NULL */
   struct sg_fault *fault;
   struct sg_findings *findings; /* NULL: every finding ends the CTA */
   struct sg_hook *const *hooks; /* consumers: the observed loop calls them */
   uint32_t nhooks;
+  /* The consumer, when it is the only one and follows translated blocks
+   * (sg_block_ops): the observed loop runs them too. Two such consumers
+   * would each want the block to stop where the other lets it go on, so
+   * they get the interpreter. */
+  struct sg_hook *block_hook;
+  uint32_t events;              /* the event kinds some consumer wants (SG_EV_BIT) */
   struct sg_insn_record rec;    /* the observed loop's record */
   bool stopped;                 /* a consumer's finding ends the CTA (c->fault filled) */
+  bool fp_held;                 /* sg_core_hold_fp: the host's FP environment is in host_env */
+  fenv_t host_env;
 };
 
 /* Runs warp w for at most budget instructions; returns its new state

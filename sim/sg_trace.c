@@ -123,7 +123,7 @@ enum sg_status sg_trace_create(const struct sg_code *code, uint64_t limit,
   struct sg_trace *t = calloc(1, sizeof *t);
   if (!t)
     return SG_ENOMEM;
-  t->hook = (struct sg_hook){on_insn, on_event};
+  t->hook = (struct sg_hook){.insn = on_insn, .event = on_event};
   t->code = code;
   t->limit = limit;
   *out = t;

@@ -176,7 +176,7 @@ static inline struct machine *machine_new(unsigned nthreads, unsigned warp_size)
                                      SG_SPACE_PRIVATE};
   m->regions[3] = (struct sg_region){DATA_BASE, DATA_SIZE, m->data, SG_PERM_R | SG_PERM_W,
                                      "buffer", SG_SPACE_GLOBAL};
-  m->map = (struct sg_memmap){m->regions, 4};
+  m->map = (struct sg_memmap){.regions = m->regions, .count = 4};
   struct sg_cta_desc *d = &m->cta;
   d->entry_pc = CODE_BASE;
   d->ntid[0] = nthreads, d->ntid[1] = d->ntid[2] = 1;

@@ -370,6 +370,42 @@ static void test_imm_extremes(void **state) {
   }
 }
 
+/* What each load, store and atomic accesses (sg_op_access): the kind and
+ * width the RISC-V specification gives them, and nothing for the rest. */
+static void test_access(void **state) {
+  (void)state;
+  static const struct {
+    enum sg_op op;
+    enum sg_mem_kind kind;
+    uint32_t size;
+  } known[] = {
+      {SG_OP_LB, SG_MEM_LOAD, 1},       {SG_OP_LHU, SG_MEM_LOAD, 2},
+      {SG_OP_LW, SG_MEM_LOAD, 4},       {SG_OP_LWU, SG_MEM_LOAD, 4},
+      {SG_OP_LD, SG_MEM_LOAD, 8},       {SG_OP_FLW, SG_MEM_LOAD, 4},
+      {SG_OP_FLD, SG_MEM_LOAD, 8},      {SG_OP_SB, SG_MEM_STORE, 1},
+      {SG_OP_SH, SG_MEM_STORE, 2},      {SG_OP_SW, SG_MEM_STORE, 4},
+      {SG_OP_SD, SG_MEM_STORE, 8},      {SG_OP_FSW, SG_MEM_STORE, 4},
+      {SG_OP_FSD, SG_MEM_STORE, 8},     {SG_OP_LR_W, SG_MEM_ATOMIC, 4},
+      {SG_OP_SC_D, SG_MEM_ATOMIC, 8},   {SG_OP_AMOADD_W, SG_MEM_ATOMIC, 4},
+      {SG_OP_AMOMAXU_D, SG_MEM_ATOMIC, 8}, {SG_OP_ADD, SG_MEM_NONE, 0},
+      {SG_OP_JALR, SG_MEM_NONE, 0},     {SG_OP_FENCE, SG_MEM_NONE, 0},
+      {SG_OP_TEX_LOAD, SG_MEM_NONE, 0}, {SG_OP_ILLEGAL, SG_MEM_NONE, 0},
+  };
+  for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+    uint32_t size = 99;
+    assert_int_equal(sg_op_access(known[i].op, &size), known[i].kind);
+    assert_int_equal(size, known[i].size);
+  }
+  /* Every LSU op but the fences has an access, every other op none. */
+  for (int op = 0; op < SG_OP_COUNT; op++) {
+    uint32_t size;
+    bool access = sg_op_access((enum sg_op)op, &size) != SG_MEM_NONE;
+    assert_int_equal(access, sg_op_unit((enum sg_op)op) == SG_UNIT_LSU && op != SG_OP_FENCE &&
+                                 op != SG_OP_FENCE_I);
+    assert_true(access ? size == 1 || size == 2 || size == 4 || size == 8 : size == 0);
+  }
+}
+
 static void test_code_create(void **state) {
   (void)state;
   const uint32_t words[] = {0x00b50863, 0x00a58533, 0x00a58533, 0x0200002b};
@@ -399,7 +435,7 @@ int main(void) {
       cmocka_unit_test(test_known_words),   cmocka_unit_test(test_disasm),
       cmocka_unit_test(test_illegal),       cmocka_unit_test(test_flow_and_imm),
       cmocka_unit_test(test_imm_extremes),
-      cmocka_unit_test(test_code_create),
+      cmocka_unit_test(test_code_create),   cmocka_unit_test(test_access),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,8 +3,8 @@
  * record, many consumers"): the record of each warp instruction (PC, mask,
  * unit, per-lane addresses, branch outcome, barrier), the core's events,
  * that the fast and the observed loop compute the same, the statistics of
- * both reconvergence policies on seed 002's dual-path kernel, and the text
- * and JSON traces. */
+ * both reconvergence policies on seed 002's dual-path kernel, consumers
+ * that follow translated blocks, and the text and JSON traces. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -51,7 +51,7 @@ static enum sg_status run_observed(struct machine *m, struct prog *p, unsigned w
   assert_int_equal(sg_core_create(&cfg, 0, &core), SG_OK);
   struct sg_stats_hook stats;
   sg_stats_hook_init(&stats, ws);
-  recorder.hook = (struct sg_hook){on_insn, on_event};
+  recorder.hook = (struct sg_hook){.insn = on_insn, .event = on_event};
   recorder.nrec = recorder.nev = 0;
   struct sg_hook *hooks[] = {&recorder.hook, &stats.hook};
   if (observed)
@@ -308,6 +308,120 @@ static void test_consumer_findings(void **state) {
   }
 }
 
+/* A consumer that follows translated blocks (sg_block_ops): the limits it
+ * gives, what the blocks tell it, and the records of what they left to the
+ * interpreter. */
+struct follower {
+  struct sg_hook hook;
+  struct sg_block_limit lim[8];
+  unsigned enters, notes, leaves;
+  uint32_t ran[4];
+  struct sg_block_access note[4];
+  unsigned nrec;
+  uint64_t rec_pc[16];
+  uint32_t rec_warp[16];
+};
+static const struct sg_block_limit *follow_enter(struct sg_hook *self, uint32_t warp, uint64_t pc,
+                                                 const struct sg_uop *uops, uint32_t len) {
+  struct follower *f = (struct follower *)self;
+  assert_int_equal(pc, CODE_BASE);
+  assert_int_equal(len, 6);
+  assert_int_equal(uops[3].op, SG_OP_SW);
+  assert_int_equal(warp, f->enters);
+  f->enters++;
+  return f->lim;
+}
+static const struct sg_block_limit *follow_note(struct sg_hook *self,
+                                                const struct sg_block_access *a) {
+  struct follower *f = (struct follower *)self;
+  f->note[f->notes++] = *a;
+  return f->lim;
+}
+static void follow_leave(struct sg_hook *self, uint32_t ran) {
+  struct follower *f = (struct follower *)self;
+  f->ran[f->leaves++] = ran;
+}
+static void follow_insn(struct sg_hook *self, const struct sg_insn_record *r) {
+  struct follower *f = (struct follower *)self;
+  f->rec_pc[f->nrec] = r->pc;
+  f->rec_warp[f->nrec++] = r->warp;
+}
+static const struct sg_block_ops follow_ops = {follow_enter, follow_note, follow_leave};
+
+static void test_block_consumer(void **state) {
+  (void)state;
+  for (int two = 0; two < 2; two++) {
+    struct machine *m = machine_new(8, 4);
+    struct prog p;
+    prog_init(&p);
+    emit(&p, CSRR(S0, SG_CSR_TIDLIN)); /* 0 */
+    emit(&p, SLLI(T0, S0, 2));         /* 1 */
+    emit(&p, ADD(S1, A0, T0));         /* 2 */
+    emit(&p, SW(S0, 0, S1));           /* 3: out[t] = t */
+    emit(&p, ADDI(T2, S0, 100));       /* 4 */
+    emit(&p, SW(T2, 256, S1));         /* 5: out[64 + t] = t + 100 */
+    emit(&p, SG_EXIT);                 /* 6 */
+    prog_finish(&p);
+    m->regions[0] = (struct sg_region){CODE_BASE, 4 * p.n, (uint8_t *)p.w,
+                                       SG_PERM_R | SG_PERM_X, "code", SG_SPACE_CONSTANT};
+    struct sg_code *code;
+    struct sg_core *core;
+    struct sg_sim_config cfg = {.warp_size = 4, .reconv = test_policy(),
+                                .engine = SG_ENGINE_JIT, .jit_threshold = 0};
+    static struct follower f[2];
+    for (int i = 0; i < 2; i++) {
+      f[i] = (struct follower){.hook = {.insn = follow_insn, .block = &follow_ops}};
+      /* word 3 anywhere in the buffer, with a note; word 5 only where warp
+       * 0 writes */
+      f[i].lim[3] = (struct sg_block_limit){.lo = DATA_BASE, .span = DATA_SIZE - 4, .align = 3,
+                                            .note = 1};
+      f[i].lim[5] = (struct sg_block_limit){.lo = DATA_BASE + 256, .span = 12, .align = 3};
+    }
+    struct sg_hook *hooks[] = {&f[0].hook, &f[1].hook};
+    assert_int_equal(sg_code_create(p.w, p.n, CODE_BASE, p.rc, p.nrc, &code), SG_OK);
+    assert_int_equal(sg_core_create(&cfg, 0, &core), SG_OK);
+    sg_core_set_hooks(core, hooks, two ? 2 : 1);
+    assert_int_equal(sg_core_run_cta(core, code, &m->cta, &m->map, &m->findings, &m->fault),
+                     SG_OK);
+    for (unsigned t = 0; t < 8; t++) {
+      assert_int_equal(data32(m, t), t);
+      assert_int_equal(data32(m, 64 + t), t + 100);
+    }
+    if (two) {
+      /* Two of them: every instruction interpreted, with its record. */
+      assert_int_equal(f[0].enters + f[1].enters, 0);
+      assert_int_equal(f[0].nrec, 2 * 7);
+    } else {
+      /* Warp 0's block ran through; warp 1's stopped before word 5, which
+       * the interpreter ran with its record. Word 3 was noted with each
+       * warp's addresses. */
+      assert_int_equal(f[0].enters, 2);
+      assert_int_equal(f[0].leaves, 2);
+      assert_int_equal(f[0].ran[0], 6);
+      assert_int_equal(f[0].ran[1], 5);
+      assert_int_equal(f[0].notes, 2);
+      for (unsigned w = 0; w < 2; w++) {
+        const struct sg_block_access *a = &f[0].note[w];
+        assert_int_equal(a->index, 3);
+        assert_int_equal(a->pc, CODE_BASE + 3 * 4);
+        assert_int_equal(a->uop->op, SG_OP_SW);
+        assert_int_equal(a->lo, DATA_BASE + 16 * w);
+        assert_int_equal(a->first, DATA_BASE + 16 * w);
+        assert_int_equal(a->hi, DATA_BASE + 16 * w + 12);
+      }
+      assert_int_equal(f[0].nrec, 3);
+      assert_int_equal(f[0].rec_pc[0], CODE_BASE + 6 * 4); /* warp 0's exit */
+      assert_int_equal(f[0].rec_warp[0], 0);
+      assert_int_equal(f[0].rec_pc[1], CODE_BASE + 5 * 4);
+      assert_int_equal(f[0].rec_warp[1], 1);
+      assert_int_equal(f[0].rec_pc[2], CODE_BASE + 6 * 4);
+    }
+    sg_core_destroy(core);
+    sg_code_destroy(code);
+    machine_free(m);
+  }
+}
+
 /* The names of the policies' ops are the names configuration uses. */
 static void test_policy_names(void **state) {
   (void)state;
@@ -416,7 +530,7 @@ int main(void) {
       cmocka_unit_test(test_records),          cmocka_unit_test(test_fast_equals_observed),
       cmocka_unit_test(test_dualpath_policies), cmocka_unit_test(test_switch_at_barrier),
       cmocka_unit_test(test_policy_names),     cmocka_unit_test(test_traces),
-      cmocka_unit_test(test_consumer_findings),
+      cmocka_unit_test(test_consumer_findings), cmocka_unit_test(test_block_consumer),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests of sim/'s translated fast path (docs/engine.md): hand-built
+ * programs run by full warps under the interpreter and under engine = jit
+ * (every block translated) must leave memory bit-identical: FP compares and
+ * truncating conversions on the values where they differ from plain casts
+ * (NaN, infinities, out of range, -0), accesses at one address, to
+ * consecutive elements and strided ones, sub-word stores, and blocks that
+ * end in a uniform or a divergent branch. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <cmocka.h>
+
+#include "sg_test_prog.h"
+
+#define FLW(rd, off, a) enc_i(off, a, 2, rd, 0x07)
+#define FCVT(op, rd, fs) enc_op(SG_OP_##op, rd, fs, 0, 0, 1) /* rtz */
+#define FCMP(op, rd, fa, fb) enc_op(SG_OP_##op, rd, fa, fb, 0, 0)
+#define SB(rs, off, a) enc_s(off, rs, a, 0, 0x23)
+#define SH(rs, off, a) enc_s(off, rs, a, 1, 0x23)
+enum { FA0 = 10, FA1 = 11 };
+
+/* Runs p on m without consumers under engine (the JIT translating at the
+ * first launch). */
+static enum sg_status run_engine(struct machine *m, struct prog *p, unsigned ws,
+                                 enum sg_engine engine) {
+  struct sg_sim_config cfg = {
+      .warp_size = ws, .reconv = m->reconv, .engine = engine, .jit_threshold = 0};
+  struct sg_core *core;
+  struct sg_code *code;
+  prog_finish(p);
+  m->regions[0] = (struct sg_region){CODE_BASE, 4 * p->n, (uint8_t *)p->w,
+                                     SG_PERM_R | SG_PERM_X, "code", SG_SPACE_CONSTANT};
+  assert_int_equal(sg_code_create(p->w, p->n, CODE_BASE, p->rc, p->nrc, &code), SG_OK);
+  assert_int_equal(sg_core_create(&cfg, 0, &core), SG_OK);
+  enum sg_status s = sg_core_run_cta(core, code, &m->cta, &m->map, &m->findings, &m->fault);
+  sg_core_destroy(core);
+  sg_code_destroy(code);
+  return s;
+}
+
+/* Runs the program built by build on two machines whose data starts as
+ * init, under each engine, and compares their memory. */
+static void same_on_both(void (*build)(struct prog *), const uint8_t *init, size_t n,
+                         struct machine **jit_out) {
+  struct machine *a = machine_new(8, 4), *b = machine_new(8, 4);
+  memcpy(a->data, init, n);
+  memcpy(b->data, init, n);
+  struct prog p, q;
+  prog_init(&p);
+  build(&p);
+  q = p;
+  assert_int_equal(run_engine(a, &p, 4, SG_ENGINE_INTERP), SG_OK);
+  assert_int_equal(run_engine(b, &q, 4, SG_ENGINE_JIT), SG_OK);
+  assert_memory_equal(a->data, b->data, sizeof a->data);
+  machine_free(a);
+  *jit_out = b;
+}
+
+/* Lane t: a = in[t] (single), compares with in[t + 8], truncations to
+ * int32, uint32, int64, uint64. */
+static void build_fp(struct prog *p) {
+  emit(p, CSRR(S0, SG_CSR_TIDLIN));
+  emit(p, SLLI(T0, S0, 2));
+  emit(p, ADD(S1, A0, T0));
+  emit(p, SLLI(T1, S0, 3));
+  emit(p, ADD(S2, A0, T1));
+  emit(p, FLW(FA0, 0, S1));
+  emit(p, FLW(FA1, 32, S1));
+  emit(p, FCVT(FCVT_W_S, A1, FA0));
+  emit(p, SW(A1, 64, S1));
+  emit(p, FCVT(FCVT_WU_S, A2, FA0));
+  emit(p, SW(A2, 96, S1));
+  emit(p, FCVT(FCVT_L_S, A3, FA0));
+  emit(p, SD(A3, 128, S2));
+  emit(p, FCVT(FCVT_LU_S, A4, FA0));
+  emit(p, SD(A4, 192, S2));
+  emit(p, FCMP(FEQ_S, A5, FA0, FA1));
+  emit(p, FCMP(FLT_S, A6, FA0, FA1));
+  emit(p, FCMP(FLE_S, A7, FA0, FA1));
+  emit(p, SLLI(A6, A6, 1));
+  emit(p, SLLI(A7, A7, 2));
+  emit(p, ADD(A5, A5, A6));
+  emit(p, ADD(A5, A5, A7));
+  emit(p, SW(A5, 256, S1));
+  emit(p, SG_EXIT);
+}
+
+static void test_fp_edges(void **state) {
+  (void)state;
+  const float in[16] = {NAN, -INFINITY, INFINITY, -0.0f, 2.5f, -2.5f, 3e9f, -3e19f,
+                        NAN, -INFINITY, 1.0f,     0.0f,  2.5f, -3.0f, 3e9f, 1e-30f};
+  uint8_t init[64];
+  memcpy(init, in, sizeof in);
+  struct machine *m;
+  same_on_both(build_fp, init, sizeof init, &m);
+  /* and what RISC-V says: NaN truncates to the largest value, the rest
+   * saturate, the 32-bit results are sign-extended */
+  assert_int_equal(data32(m, 16 + 0), INT32_MAX);       /* fcvt.w.s NaN */
+  assert_int_equal(data32(m, 16 + 1), (uint32_t)INT32_MIN); /* -inf */
+  assert_int_equal(data32(m, 16 + 5), (uint32_t)-2);    /* -2.5 */
+  assert_int_equal(data32(m, 24 + 0), UINT32_MAX);      /* fcvt.wu.s NaN */
+  assert_int_equal(data32(m, 24 + 5), 0);               /* -2.5 */
+  assert_int_equal(data64(m, 16 + 6), 3000000000ull);   /* fcvt.l.s 3e9 */
+  assert_int_equal(data64(m, 24 + 7), 0);               /* fcvt.lu.s -3e19 */
+  assert_int_equal(data32(m, 64 + 0), 0);               /* NaN compares false */
+  assert_int_equal(data32(m, 64 + 1), 1 | 4);           /* -inf == -inf, <= */
+  assert_int_equal(data32(m, 64 + 3), 1 | 4);           /* -0 == 0 */
+  assert_int_equal(data32(m, 64 + 5), 0);               /* -2.5 and -3 */
+  assert_int_equal(data32(m, 64 + 7), 2 | 4);           /* -3e19 < 1e-30 */
+  machine_free(m);
+}
+
+/* Lane t stores t at one address (the last lane's lands), loads it back,
+ * loads a strided word (a gather), stores to consecutive words, shorts at
+ * a stride (a scatter) and consecutive bytes; then the odd lanes store
+ * more (a divergent branch ends the block), every lane goes on past a
+ * branch that none takes. */
+static void build_access(struct prog *p) {
+  unsigned skip = label(p), on = label(p);
+  emit(p, CSRR(S0, SG_CSR_TIDLIN));
+  emit(p, SLLI(T0, S0, 2));
+  emit(p, ADD(S1, A0, T0));
+  emit(p, SW(S0, 1024, A0));
+  emit(p, LW(T1, 1024, A0));
+  emit(p, SLLI(T2, S0, 3));
+  emit(p, ADD(S2, A0, T2));
+  emit(p, LW(T3, 0, S2));
+  emit(p, ADD(T3, T3, T1));
+  emit(p, SW(T3, 1280, S1));
+  emit(p, SH(S0, 1536, S1));
+  emit(p, ADD(S3, A0, S0));
+  emit(p, SB(S0, 1792, S3));
+  emit(p, ANDI(T4, S0, 1));
+  br(p, F_BEQ, T4, ZERO, skip, (int)skip);
+  emit(p, ADDI(T5, S0, 7));
+  emit(p, SW(T5, 1856, S1));
+  bind(p, skip);
+  emit(p, LI(T6, 100));
+  br(p, F_BLT, T6, S0, on, (int)on); /* never: t < 100 */
+  emit(p, ADDI(T6, T6, 1));
+  bind(p, on);
+  emit(p, SW(T6, 1920, S1));
+  emit(p, SG_EXIT);
+}
+
+static void test_accesses(void **state) {
+  (void)state;
+  uint8_t init[128];
+  for (unsigned i = 0; i < sizeof init; i++)
+    init[i] = (uint8_t)(3 * i + 1);
+  struct machine *m;
+  same_on_both(build_access, init, sizeof init, &m);
+  assert_int_equal(data32(m, 256), 7); /* the last lane of the last warp */
+  for (unsigned t = 0; t < 8; t++) {
+    assert_int_equal(m->data[1792 + t], t);
+    assert_int_equal(data32(m, 464 + t), t & 1 ? t + 7 : 0);
+    assert_int_equal(data32(m, 480 + t), 101);
+  }
+  machine_free(m);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_fp_edges),
+      cmocka_unit_test(test_accesses),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
