@@ -414,6 +414,8 @@ static cl_mem image_create(cl_context ctx, const cl_mem_properties *props, cl_me
     err = layout(&m->desc, m->elem_size, pitched, pitch_err, &bytes);
   if (err == CL_SUCCESS)
     err = src ? bind_source(m, bytes) : allocate(m, host_ptr, bytes);
+  if (err == CL_SUCCESS)
+    err = sg_mem_copy_properties(m, props);
   if (err != CL_SUCCESS)
     goto fail;
   /* A 1D image or 2D image keeps the slice pitch the application gave with

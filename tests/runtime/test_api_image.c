@@ -174,12 +174,22 @@ static void test_create(void **state) {
     assert_int_equal(flags, CL_MEM_READ_WRITE); /* the default */
     clReleaseMemObject(m);
   }
-  /* With properties: the empty list. */
-  cl_mem_properties none[] = {0}, bad[] = {0x1234, 0, 0};
+  /* With properties: the empty list, which CL_MEM_PROPERTIES returns as
+   * given; no list (NULL, or clCreateImage) returns nothing. */
+  cl_mem_properties none[] = {0}, bad[] = {0x1234, 0, 0}, got[2] = {7, 7};
   cl_image_desc d = desc_of(CL_MEM_OBJECT_IMAGE2D, 4, 4, 0, 0);
   cl_int err;
+  size_t size;
   cl_mem m = clCreateImageWithProperties(ctx, none, 0, &rgba8, &d, NULL, &err);
   assert_int_equal(err, CL_SUCCESS);
+  assert_int_equal(clGetMemObjectInfo(m, CL_MEM_PROPERTIES, sizeof got, got, &size), CL_SUCCESS);
+  assert_int_equal(size, sizeof none);
+  assert_int_equal(got[0], 0);
+  clReleaseMemObject(m);
+  m = clCreateImageWithProperties(ctx, NULL, 0, &rgba8, &d, NULL, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  assert_int_equal(clGetMemObjectInfo(m, CL_MEM_PROPERTIES, 0, NULL, &size), CL_SUCCESS);
+  assert_int_equal(size, 0);
   clReleaseMemObject(m);
   assert_null(clCreateImageWithProperties(ctx, bad, 0, &rgba8, &d, NULL, &err));
   assert_int_equal(err, CL_INVALID_PROPERTY);
