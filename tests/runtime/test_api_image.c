@@ -368,6 +368,22 @@ static void test_from_objects(void **state) {
   assert_ptr_equal(assoc, buf);
   assert_int_equal(clGetImageInfo(b1, CL_IMAGE_BUFFER, sizeof ib, &ib, NULL), CL_SUCCESS);
   assert_ptr_equal(ib, buf);
+  /* A row pitch for its one row, as for a 2D image from a buffer: at least
+   * its width in bytes, a multiple of the element size, within the buffer. */
+  d.image_width = 60, d.image_row_pitch = 62 * 4;
+  cl_mem b2 = clCreateImage(ctx, 0, &rgba8, &d, NULL, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  size_t pitch;
+  assert_int_equal(clGetImageInfo(b2, CL_IMAGE_ROW_PITCH, sizeof pitch, &pitch, NULL), CL_SUCCESS);
+  assert_int_equal(pitch, 62 * 4);
+  clReleaseMemObject(b2);
+  d.image_row_pitch = 62 * 4 + 1;
+  assert_int_equal(create_err(0, &rgba8, &d, NULL), CL_INVALID_IMAGE_DESCRIPTOR);
+  d.image_row_pitch = 59 * 4;
+  assert_int_equal(create_err(0, &rgba8, &d, NULL), CL_INVALID_IMAGE_DESCRIPTOR);
+  d.image_row_pitch = 65 * 4; /* 260 > 256 bytes */
+  assert_int_equal(create_err(0, &rgba8, &d, NULL), CL_INVALID_IMAGE_SIZE);
+  d.image_width = 64, d.image_row_pitch = 0;
   /* Flags that contradict the buffer's, or host pointer flags: invalid. */
   assert_int_equal(create_err(CL_MEM_WRITE_ONLY, &rgba8, &d, NULL), CL_INVALID_VALUE);
   assert_int_equal(create_err(CL_MEM_HOST_READ_ONLY, &rgba8, &d, NULL), CL_INVALID_VALUE);
