@@ -30,6 +30,24 @@ extern char **environ;
 
 /* ---- Finding and starting workers -------------------------------------- */
 
+/* The environment the worker runs with: the host's without LD_PRELOAD. A
+ * preload is meant for the host program (LD_PRELOAD=libasan.so to debug it
+ * with AddressSanitizer, bench/'s libsg_cl_time.so to time it); in the
+ * worker, under its address-space limit, the sanitizer runtime cannot
+ * reserve its shadow memory and aborts. Points into environ; free only the
+ * array. */
+static char **worker_environ(void)
+{
+  size_t n = 0;
+  while (environ[n])
+    n++;
+  char **env = calloc(n + 1, sizeof *env);
+  for (size_t i = 0, k = 0; env && i < n; i++)
+    if (strncmp(environ[i], "LD_PRELOAD=", 11))
+      env[k++] = environ[i];
+  return env;
+}
+
 static char worker_exe[4096];
 static pthread_once_t exe_once = PTHREAD_ONCE_INIT;
 
@@ -89,7 +107,7 @@ static struct worker *spawn_worker(struct sg_text *log)
   posix_spawn_file_actions_adddup2(&fa, w->output, STDERR_FILENO);
   posix_spawn_file_actions_adddup2(&fa, child, SG_CC_WORKER_FD);
   posix_spawnattr_init(&attr);
-  /* Its own process group (a timeout kills it with its clang), default
+  /* Its own process group (a timeout kills all of it), default
    * signal handling and an empty mask whatever the host set up. */
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
                                       POSIX_SPAWN_SETSIGDEF);
@@ -97,9 +115,11 @@ static struct worker *spawn_worker(struct sg_text *log)
   posix_spawnattr_setsigmask(&attr, &none);
   posix_spawnattr_setsigdefault(&attr, &all);
   char *argv[] = {worker_exe, NULL};
-  int err = w->sock < 0 || child < 0 || w->output < 0
-                ? errno
-                : posix_spawn(&w->pid, worker_exe, &fa, &attr, argv, environ);
+  char **env = worker_environ();
+  int err = w->sock < 0 || child < 0 || w->output < 0 ? errno : !env ? ENOMEM : 0;
+  if (!err)
+    err = posix_spawn(&w->pid, worker_exe, &fa, &attr, argv, env);
+  free(env);
   posix_spawn_file_actions_destroy(&fa);
   posix_spawnattr_destroy(&attr);
   close(child);

@@ -1,43 +1,21 @@
 /* SPDX-License-Identifier: MIT */
-/* DESIGN.md "2. The compiler", front end: build options, and clang-19 run as
- * a subprocess in a private temporary directory holding the source and the
- * embedded headers. Its diagnostics become the build log. */
+/* DESIGN.md "2. The compiler", front end: build options, and clang's
+ * driver and front end (sg_cc_clang.cpp, in the worker's process) run on a
+ * private temporary directory holding the source and the embedded headers.
+ * Its diagnostics become the build log. */
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* asprintf, strndup, posix_spawn_file_actions_addchdir_np */
+#define _GNU_SOURCE /* asprintf, strndup */
 #endif
 #include "sg_cc_internal.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <ftw.h>
 #include <pthread.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
-
-/* The environment clang runs with: the host's without LD_PRELOAD. A
- * preload is meant for the host program (LD_PRELOAD=libasan.so to debug it
- * with AddressSanitizer); in clang, under its address-space limit, the
- * sanitizer runtime cannot reserve its shadow memory and aborts. Points
- * into environ; free only the array. */
-static char **clang_environ(void)
-{
-  size_t n = 0;
-  while (environ[n])
-    n++;
-  char **env = calloc(n + 1, sizeof *env);
-  for (size_t i = 0, k = 0; env && i < n; i++)
-    if (strncmp(environ[i], "LD_PRELOAD=", 11))
-      env[k++] = environ[i];
-  return env;
-}
 
 /* ---- Options ------------------------------------------------------------ */
 
@@ -395,36 +373,48 @@ static const char *std_name(uint32_t version)
 
 /* Clang's response-file syntax (GNU): words separated by blanks, each in
  * double quotes with '\\' and '"' escaped. */
-static bool write_response_file(const char *dir, const struct sg_options *opt)
+/* The front end this process runs: the worker registers clang's library
+ * (sg_cc_clang.cpp). libsoftgpu.so shares this file for its option and
+ * extension lists but never compiles, and so never loads libclang-cpp. */
+static sg_cc_clang_fn *clang_run;
+
+void sg_cc_set_clang(sg_cc_clang_fn *fn) { clang_run = fn; }
+
+/* The clang executable as the driver wants it: its real path, from which
+ * it finds its resource directory (opencl-c-base.h) as clang-19 itself
+ * does. */
+static char clang_path[4096];
+static void find_clang(void)
 {
-  char path[4096 + 16];
-  snprintf(path, sizeof path, "%s/options.rsp", dir);
-  FILE *f = fopen(path, "wx");
-  if (!f)
-    return false;
-  for (uint32_t i = 0; i < opt->num_clang_args; i++) {
-    fputc('"', f);
-    for (const char *p = opt->clang_args[i]; *p; p++) {
-      if (*p == '"' || *p == '\\')
-        fputc('\\', f);
-      fputc(*p, f);
-    }
-    fputs("\"\n", f);
-  }
-  bool ok = !ferror(f);
-  return (fclose(f) == 0) && ok;
+  if (!realpath(SG_CLANG, clang_path))
+    snprintf(clang_path, sizeof clang_path, "%s", SG_CLANG);
+}
+
+static void *prepare_devlib(void *unused)
+{
+  (void)unused;
+  sg_cc_devlib_prepare();
+  return NULL;
 }
 
 static enum sg_status run_clang(const char *dir, const struct sg_options *opt,
                                 struct sg_text *log)
 {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, find_clang);
+  if (!clang_run) {
+    sg_text_printf(log, "error: this process has no OpenCL C front end (softgpu-cc has)\n");
+    return SG_EBUILD;
+  }
   char std[32], version[40], exts[SG_EXT_LIST], feats[SG_EXT_LIST], ext[2 * SG_EXT_LIST + 4];
+  char output[4096 + 16];
   snprintf(std, sizeof std, "-cl-std=%s", std_name(opt->cl_c_version));
   snprintf(version, sizeof version, "-D__OPENCL_VERSION__=%d", SG_OPENCL_VERSION);
   snprintf(ext, sizeof ext, "%s,+%s", join_exts(exts, false, ",+", "-cl-ext=-all,+"),
            join_exts(feats, true, ",+", ""));
+  snprintf(output, sizeof output, "%s/out.bc", dir);
   const char *fixed[] = {
-      SG_CLANG, "-target", "riscv64-unknown-elf", "-march=rv64imafd", "-mabi=lp64d",
+      clang_path, "-target", "riscv64-unknown-elf", "-march=rv64imafd", "-mabi=lp64d",
       "-mno-relax", "-x", "cl", std, "-Xclang", "-finclude-default-header", "-Xclang",
       "-fdeclare-opencl-builtins", "-Xclang", "-ffake-address-space-map", "-Xclang", ext,
       "-fno-jump-tables", "-fno-color-diagnostics", "-emit-llvm", "-c", "-O2", "-Xclang",
@@ -438,9 +428,12 @@ static enum sg_status run_clang(const char *dir, const struct sg_options *opt,
       "-gdwarf-5", "-gembed-source", opt->debug_full ? "-g" : "-gline-tables-only",
       /* not the build's temporary directory: equal builds, equal binaries */
       "-fdebug-compilation-dir=.",
+      /* Relative names (input.cl, the embedded headers, the diagnostics'
+       * file names) count from the build's directory. */
+      "-working-directory", dir,
   };
   size_t nfixed = sizeof fixed / sizeof fixed[0];
-  const char **argv = calloc(nfixed + NUM_EXTS + 5, sizeof *argv);
+  const char **argv = calloc(nfixed + NUM_EXTS + opt->num_clang_args + 4, sizeof *argv);
   if (!argv)
     return SG_ENOMEM;
   memcpy(argv, fixed, sizeof fixed);
@@ -452,56 +445,26 @@ static enum sg_status run_clang(const char *dir, const struct sg_options *opt,
       snprintf(defs[i], sizeof defs[i], "-D%s=1", cl_exts[i].name);
       argv[n++] = defs[i];
     }
-  /* The options can be of any length: they reach clang through a response
-   * file, not argv (ARG_MAX, "Argument list too long"). */
-  if (!write_response_file(dir, opt)) {
-    free(argv);
-    sg_text_printf(log, "error: cannot write the options file: %s\n", strerror(errno));
-    return SG_EBUILD;
-  }
-  argv[n++] = "@options.rsp";
+  for (uint32_t i = 0; i < opt->num_clang_args; i++)
+    argv[n++] = opt->clang_args[i];
   argv[n++] = "input.cl";
   argv[n++] = "-o";
-  argv[n++] = "out.bc";
-
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addchdir_np(&fa, dir);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 1, "clang.log", O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  pid_t pid;
-  char **env = clang_environ();
-  int err = env ? posix_spawn(&pid, SG_CLANG, &fa, NULL, (char *const *)argv, env) : ENOMEM;
-  posix_spawn_file_actions_destroy(&fa);
+  argv[n++] = output;
+  /* The device library is read for the next build (sg_cc_devlib_prepare,
+   * a few tens of ms) on a second thread while clang runs, each in its own
+   * LLVM context: off the build's critical path when the worker did not
+   * idle long enough to read it before this request. */
+  pthread_t reader;
+  bool parallel = pthread_create(&reader, NULL, prepare_devlib, NULL) == 0;
+  char *text = NULL;
+  int rc = clang_run(argv, n, &text);
+  if (parallel)
+    pthread_join(reader, NULL);
   free(argv);
-  free(env);
-  if (err) {
-    sg_text_printf(log, "error: cannot run %s: %s\n", SG_CLANG, strerror(err));
-    return SG_EBUILD;
-  }
-  /* Limits right after the start: what clang does before them is nothing
-   * costly. A CPU limit turns an endless preprocessor loop into SIGXCPU, an
-   * address-space limit a runaway macro into "out of memory". */
-  const struct sg_cc_limits *lim = sg_cc_limits();
-  struct rlimit cpu = {lim->cpu_seconds, lim->cpu_seconds + 5};
-  struct rlimit as = {lim->memory_mib << 20, lim->memory_mib << 20};
-  prlimit(pid, RLIMIT_CPU, &cpu, NULL);
-  prlimit(pid, RLIMIT_AS, &as, NULL);
-  /* The next build's device library is read while clang runs. */
-  sg_cc_devlib_prepare();
-  int status;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR)
-      return SG_EBUILD;
-  void *text = NULL;
-  size_t len = 0;
-  if (read_file(dir, "clang.log", &text, &len))
-    sg_text_append(log, text, len);
-  if (!WIFEXITED(status))
-    sg_cc_describe_death(log, "the OpenCL C front end", status, text);
+  if (text)
+    sg_text_append(log, text, strlen(text));
   free(text);
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? SG_OK : SG_EBUILD;
+  return rc == 0 ? SG_OK : SG_EBUILD;
 }
 
 enum sg_status sg_cc_frontend(const struct sg_build_request *req,

@@ -49,6 +49,15 @@ enum sg_status sg_cc_parse_options(const char *options, struct sg_options *opt,
                                    struct sg_text *log);
 void sg_cc_options_free(struct sg_options *opt);
 
+/* clang's driver and front end in this process (sg_cc_clang.cpp): runs the
+ * driver on args (args[0] the clang executable) and its one compilation;
+ * *text receives the diagnostics (malloc'd). 0 when it compiled. Only the
+ * worker (and the compiler's tests) link it and register it with
+ * sg_cc_set_clang before the first build. */
+typedef int sg_cc_clang_fn(const char *const *args, size_t nargs, char **text);
+sg_cc_clang_fn sg_cc_clang_run;
+void sg_cc_set_clang(sg_cc_clang_fn *fn);
+
 /* Runs clang on the source; bc and bc_size receive the malloc'd bitcode. */
 enum sg_status sg_cc_frontend(const struct sg_build_request *req,
                               const struct sg_options *opt, void **bc,
@@ -209,9 +218,10 @@ void sg_cc_set_limits(const struct sg_cc_limits *lim); /* the worker, per reques
 void sg_cc_describe_death(struct sg_text *log, const char *who, int status, const char *output);
 
 /* The device library for the next build: parsed lazily into a fresh context
- * ahead of time (while clang runs, or while the worker waits), so the parse
- * is off the build's critical path. take() hands it over (parsing it now if
- * nothing was prepared); both are for the worker's single thread. */
+ * ahead of time (on a second thread while clang runs, or while the worker
+ * waits), so the parse is off the build's critical path. take() hands it
+ * over (parsing it now if nothing was prepared); the two are never called
+ * at once (the front end joins its reader thread before the compile). */
 struct LLVMOpaqueContext;
 void sg_cc_devlib_prepare(void);
 enum sg_status sg_cc_devlib_take(struct LLVMOpaqueContext **ctx, struct LLVMOpaqueModule **lib);

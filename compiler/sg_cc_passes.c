@@ -313,8 +313,11 @@ static enum sg_status read_args(struct pass_ctx *pc, LLVMValueRef fn, struct sg_
     a->access_qualifier = access_value(ac ? ac : "");
     a->type_qualifier = type_qual_bits(q ? q : "");
     a->image_type = image_type(b ? b : "");
-    bool opaque = b && ((!strncmp(b, "image", 5) && !a->image_type) ||
-                        (a->type_qualifier & SG_CL_TYPE_PIPE) || !strcmp(b, "queue_t"));
+    /* Multi-sample images by their type names (image2d_msaa_t ...), not by
+     * "image" alone: a pointer to a struct the program calls
+     * image_kernel_data is an ordinary argument. */
+    bool msaa = b && !strncmp(b, "image", 5) && strstr(b, "_msaa") && !strchr(b, '*');
+    bool opaque = b && (msaa || (a->type_qualifier & SG_CL_TYPE_PIPE) || !strcmp(b, "queue_t"));
     if (opaque) {
       sg_text_printf(pc->log, "error: kernel '%s' argument %u ('%s'): pipes, queues and "
                               "multi-sample images are not supported\n",

@@ -157,6 +157,7 @@ int main(int argc, char **argv)
     fprintf(stderr, "softgpu-cc: the SoftGPU compiler worker; libsoftgpu.so starts it\n");
     return 2;
   }
+  sg_cc_set_clang(sg_cc_clang_run);
   for (;;) {
     /* Idle: read the next build's device library before its request. */
     struct pollfd pfd = {.fd = SG_CC_WORKER_FD, .events = POLLIN};

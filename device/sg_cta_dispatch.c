@@ -191,19 +191,25 @@ uint64_t sg_device_alloc_address(struct sg_device *dev, uint64_t size) {
 
 /* ---- The parameter block ------------------------------------------------ */
 
-/* Local sizes come from clSetKernelArg (any size_t): the arithmetic
+/* Each __local argument starts on a multiple of LOCAL_ALIGN, the largest
+ * alignment of an OpenCL C type (long16, double16): the pointer is aligned
+ * for whatever type it points to (OpenCL C 6.3.5), which the launch does not
+ * know. Local sizes come from clSetKernelArg (any size_t): the arithmetic
  * saturates at UINT64_MAX, which no device has, instead of wrapping to a
  * small size that would let __local arguments alias. */
-static uint64_t align16(uint64_t n) { return n > UINT64_MAX - 15 ? UINT64_MAX : (n + 15) & ~15ull; }
+#define LOCAL_ALIGN 128ull
+static uint64_t local_align(uint64_t n) {
+  return n > UINT64_MAX - (LOCAL_ALIGN - 1) ? UINT64_MAX : (n + LOCAL_ALIGN - 1) & ~(LOCAL_ALIGN - 1);
+}
 
 static uint64_t add_sat(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
 
 uint64_t sg_device_local_mem_size(const struct sg_kernel_info *kernel,
                                   const struct sg_arg_value *args) {
-  uint64_t total = align16(kernel->static_local_size);
+  uint64_t total = local_align(kernel->static_local_size);
   for (uint32_t i = 0; i < kernel->num_args; i++)
     if (kernel->args[i].kind == SG_ARG_LOCAL)
-      total = add_sat(total, align16(args[i].local_size));
+      total = add_sat(total, local_align(args[i].local_size));
   return total;
 }
 
@@ -230,7 +236,7 @@ static bool put_arg(const struct sg_launch *launch, uint32_t i, uint8_t *args,
     return true;
   case SG_ARG_LOCAL:
     addr = SG_ADDR_LOCAL + *local_next;
-    *local_next += align16(v->local_size);
+    *local_next += local_align(v->local_size);
     memcpy(args + a->offset, &addr, 8);
     return true;
   case SG_ARG_VALUE:
@@ -286,7 +292,7 @@ static enum sg_status build_params(const struct sg_launch *launch, uint8_t **out
     info.printf_size = launch->printf_buffer->size;
   }
   memcpy(p, &info, sizeof info);
-  uint64_t local_next = align16(launch->kernel->static_local_size);
+  uint64_t local_next = local_align(launch->kernel->static_local_size);
   uint8_t *desc_next = p + desc_off;
   uint64_t desc_addr = SG_ADDR_PARAMS + desc_off;
   for (uint32_t i = 0; i < launch->kernel->num_args; i++) {
@@ -398,7 +404,7 @@ static struct sg_check_launch *check_launch_new(const struct sg_device *dev,
     return NULL;
   }
   uint32_t no = 0, ns = 0;
-  uint64_t local_next = align16(k->static_local_size);
+  uint64_t local_next = local_align(k->static_local_size);
   for (uint32_t i = 0; i < k->num_args; i++) {
     const struct sg_kernel_arg *a = &k->args[i];
     const struct sg_arg_value *v = &launch->args[i];
@@ -407,7 +413,7 @@ static struct sg_check_launch *check_launch_new(const struct sg_device *dev,
       o.base = v->buffer->addr, o.size = v->buffer->size;
     } else if (a->kind == SG_ARG_LOCAL) {
       o.base = SG_ADDR_LOCAL + local_next, o.size = v->local_size;
-      local_next += align16(v->local_size);
+      local_next += local_align(v->local_size);
     } else {
       continue;
     }

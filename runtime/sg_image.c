@@ -408,12 +408,18 @@ static cl_mem image_create(cl_context ctx, const cl_mem_properties *props, cl_me
     m->desc.image_depth = 0;
   if (!kinds[k].array)
     m->desc.image_array_size = 0;
-  bool pitched = host_ptr || (src && !sg_is_image(src) && m->type == CL_MEM_OBJECT_IMAGE2D);
+  /* Pitches describe host_ptr's layout, or the buffer's an image is made
+   * from: a 2D image's rows, and a 1D image buffer's one row (the CTS gives
+   * it a pitch past its width, which then fits in the buffer too). */
+  bool pitched = host_ptr || (src && !sg_is_image(src) && (m->type == CL_MEM_OBJECT_IMAGE2D ||
+                                                           m->type == CL_MEM_OBJECT_IMAGE1D_BUFFER));
   size_t bytes = 0;
   if (!src || !sg_is_image(src))
     err = layout(&m->desc, m->elem_size, pitched, pitch_err, &bytes);
   if (err == CL_SUCCESS)
     err = src ? bind_source(m, bytes) : allocate(m, host_ptr, bytes);
+  if (err == CL_SUCCESS)
+    err = sg_mem_copy_properties(m, props);
   if (err != CL_SUCCESS)
     goto fail;
   /* A 1D image or 2D image keeps the slice pitch the application gave with

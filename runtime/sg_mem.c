@@ -76,8 +76,9 @@ fail:
 }
 
 /* Only the empty list is valid (checked by the caller): SoftGPU knows no
- * buffer properties, but CL_MEM_PROPERTIES must return the list given. */
-static cl_int copy_properties(cl_mem m, const cl_mem_properties *props) {
+ * buffer or image properties, but CL_MEM_PROPERTIES must return the list
+ * given. */
+cl_int sg_mem_copy_properties(cl_mem m, const cl_mem_properties *props) {
   cl_int err = CL_SUCCESS;
   if (!props)
     return CL_SUCCESS;
@@ -119,7 +120,7 @@ static cl_mem buffer_create(cl_context ctx, const cl_mem_properties *props, cl_m
            "(CL_DEVICE_GLOBAL_MEM_SIZE)", size,
            (unsigned long long)atomic_load(&ctx->device->global_mem_used),
            (unsigned long long)sg_device_global_mem(ctx->device));
-  err = copy_properties(m, props);
+  err = sg_mem_copy_properties(m, props);
   if (err != CL_SUCCESS)
     goto fail;
   if (flags & CL_MEM_USE_HOST_PTR) {

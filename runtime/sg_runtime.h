@@ -184,6 +184,10 @@ cl_int sg_mem_inherit_flags(cl_mem parent, cl_mem_flags *flags);
 /* Access, host pointer and host access flags alone, at most one of each
  * exclusive group (CL_INVALID_VALUE). */
 cl_int sg_mem_check_flags(cl_mem_flags flags);
+/* Keeps the property list given to clCreate*WithProperties (the empty list,
+ * the only one SoftGPU takes; the caller checked it) for CL_MEM_PROPERTIES;
+ * a NULL list is none. */
+cl_int sg_mem_copy_properties(cl_mem m, const cl_mem_properties *props);
 #define SG_MEM_ACCESS_FLAGS (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
 #define SG_MEM_HOST_PTR_FLAGS (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)
 #define SG_MEM_HOST_ACCESS_FLAGS \

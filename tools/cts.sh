@@ -1,10 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Runs the Khronos OpenCL-CTS against SoftGPU (or PoCL, for comparison) and
-# prints a pass/fail/skip/not-run table per test binary (docs/conformance.md).
-# Every sub-test runs in its own process, in wimpy mode, one at a time, under
-# a per-sub-test and a per-binary time budget: a crash or a hang costs one
-# sub-test, and a binary that outlives its budget reports the rest as not run.
+# Runs the Khronos OpenCL-CTS against SoftGPU (or PoCL, for comparison, or
+# both in turn) and prints a pass/fail/skip/not-run table per test binary
+# (docs/conformance.md). Every sub-test runs in its own process, in wimpy
+# mode, one at a time, under a per-sub-test and a per-binary time budget: a
+# crash or a hang costs one sub-test, and a binary that outlives its budget
+# reports the rest as not run. With several platforms each sub-test runs on
+# each in turn, so that all see the same machine load.
 set -eu
 
 usage() {
@@ -18,12 +20,16 @@ NAME is a binary as in test_conformance (basic, api, math_brute_force, ...);
 
 options:
   --platform softgpu|pocl|FILE.icd  the ICD to test (default softgpu: the
-                                    build tree's build/vendors)
+                                    build tree's build/vendors); a comma-
+                                    separated list runs each sub-test on
+                                    each in turn (softgpu,pocl), with a
+                                    budget per platform, results under
+                                    --out/LABEL and compare.tsv
   --softgpu-build DIR               SoftGPU build tree (default ./build)
   --binary-budget SECONDS           wall time per binary (default 120)
   --subtest-budget SECONDS          wall time per sub-test (default 30)
   --out DIR                         logs and results.tsv (default
-                                    /tmp/softgpu-cts-PLATFORM)
+                                    /tmp/softgpu-cts-PLATFORM[-PLATFORM...])
   --profile                         also say where each sub-test's time goes
                                     (program builds, waiting for the device,
                                     SoftGPU's simulation): profile.tsv, through
@@ -66,33 +72,46 @@ shift
 names=${*:-$DEFAULT_LIST}
 
 # The loader sees exactly one platform, so the CTS's platform and device 0
-# are the one under test.
-case $platform in
-softgpu)
-  vendors=$(cd "$sgbuild/vendors" && pwd)
-  label=softgpu ;;
-pocl | *.icd)
-  icd=$platform
-  [ "$platform" = pocl ] && icd=/etc/OpenCL/vendors/pocl.icd
-  [ -f "$icd" ] || { echo "cts.sh: no ICD file $icd" >&2; exit 2; }
-  label=$(basename "$icd" .icd)
-  vendors=$(mktemp -d)
-  cp "$icd" "$vendors/"
-  trap 'rm -rf "$vendors"' EXIT ;;
-*) echo "cts.sh: unknown platform $platform" >&2; usage ;;
-esac
-out=${out:-/tmp/softgpu-cts-$label}
-mkdir -p "$out/logs"
-results=$out/results.tsv
-: >"$results"
+# are the one under test: each platform gets a vendors folder of its own.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+labels=""
+for p in $(echo "$platform" | tr ',' ' '); do
+  case $p in
+  softgpu)
+    v=$(cd "$sgbuild/vendors" && pwd)
+    l=softgpu ;;
+  pocl | *.icd)
+    icd=$p
+    [ "$p" = pocl ] && icd=/etc/OpenCL/vendors/pocl.icd
+    [ -f "$icd" ] || { echo "cts.sh: no ICD file $icd" >&2; exit 2; }
+    l=$(basename "$icd" .icd)
+    v=$tmp/$l
+    mkdir -p "$v"
+    cp "$icd" "$v/" ;;
+  *) echo "cts.sh: unknown platform $p" >&2; usage ;;
+  esac
+  case " $labels " in *" $l "*) echo "cts.sh: $l given twice" >&2; exit 2 ;; esac
+  labels="$labels $l"
+  eval "vendors_$l=\$v"
+done
+labels=${labels# }
+out=${out:-/tmp/softgpu-cts-$(echo "$labels" | tr ' ' '-')}
+# One platform: results.tsv and logs/ in --out; several: one folder each.
+dir_of() { if [ "$labels" = "$1" ]; then echo "$out"; else echo "$out/$1"; fi; }
+for l in $labels; do
+  mkdir -p "$(dir_of "$l")/logs"
+  : >"$(dir_of "$l")/results.tsv"
+done
 if [ $profile = 1 ]; then
   cl_time=$sgbuild/bench/libsg_cl_time.so
   [ -f "$cl_time" ] || { echo "cts.sh: --profile needs $cl_time (build SoftGPU)" >&2; exit 2; }
-  printf 'binary\tsubtest\tstatus\tseconds\tbuild_s\tbuilds\twait_s\tlaunches\tsimulation_s\n' \
-    >"$out/profile.tsv"
+  for l in $labels; do
+    printf 'binary\tsubtest\tstatus\tseconds\tbuild_s\tbuilds\twait_s\tlaunches\tsimulation_s\n' \
+      >"$(dir_of "$l")/profile.tsv"
+  done
 fi
 
-export OCL_ICD_VENDORS=$vendors
 unset OCL_ICD_FILENAMES
 export CL_WIMPY_MODE=1
 
@@ -126,15 +145,17 @@ status_of() { # json name rc
 
 # One profile.tsv row: the cl_time totals (the last line the sub-test's
 # process wrote) and the simulation time SOFTGPU_STATS recorded per launch.
-profile_line() { # name subtest status ms
-  tf=$out/logs/$1.$2.time
-  sim=$(sed -n 's/.*"host_time_ns":\([0-9]*\).*/\1/p' "$out/logs/$1.$2.stats" 2>/dev/null |
+profile_line() { # dir name subtest status ms
+  d=$1
+  shift
+  tf=$d/logs/$1.$2.time
+  sim=$(sed -n 's/.*"host_time_ns":\([0-9]*\).*/\1/p' "$d/logs/$1.$2.stats" 2>/dev/null |
     awk '{ s += $1 } END { printf "%.3f", s / 1e9 }')
   tail -n 1 "$tf" 2>/dev/null | awk -v b="$1" -v t="$2" -v s="$3" -v ms="$4" -v sim="$sim" '
     { for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
     END { printf "%s\t%s\t%s\t%.3f\t%s\t%s\t%s\t%s\t%s\n", b, t, s, ms / 1000,
           v["build_s"] + 0, v["builds"] + 0, v["wait_s"] + 0, v["launches"] + 0, sim }' \
-    >>"$out/profile.tsv"
+    >>"$d/profile.tsv"
 }
 
 # The conversions binary has one harness test and takes the conversions as
@@ -154,12 +175,51 @@ conversion_names() {
   done
 }
 
+# Runs sub-test $t of binary $name on platform $l (its budget left: $2 ms)
+# and records it; adds its time to used_$l.
+run_one() { # label left_ms
+  l=$1
+  d=$(dir_of "$l")
+  eval "v=\$vendors_$l"
+  budget=$subtest_budget
+  [ $(($2 / 1000)) -lt "$budget" ] && budget=$((($2 + 999) / 1000))
+  json=$d/logs/$name.$t.json
+  rm -f "$json" "$d/logs/$name.$t.time" "$d/logs/$name.$t.stats"
+  t0=$(now_ms)
+  rc=0
+  (
+    cd "$dir"
+    export OCL_ICD_VENDORS="$v"
+    preload=""
+    if [ $profile = 1 ]; then
+      preload=LD_PRELOAD=$cl_time
+      export SG_CL_TIME=$d/logs/$name.$t.time SOFTGPU_STATS=$d/logs/$name.$t.stats
+    fi
+    # env sets the preload for the test alone, not for timeout(1).
+    CL_CONFORMANCE_RESULTS_FILENAME=$json exec timeout -k 10 "$budget" env $preload "$bin" "$t"
+  ) >"$d/logs/$name.$t.log" 2>&1 || rc=$?
+  ms=$(($(now_ms) - t0))
+  eval "used_$l=\$((used_$l + ms))"
+  s=$(status_of "$json" "${key_of_all:-$t}" $rc)
+  # A conversion the device cannot run (half without cl_khr_fp16) passes
+  # without testing anything: not supported.
+  if [ "$name" = conversions ] && [ "$s" = pass ] &&
+    ! grep -q '^Testing' "$d/logs/$name.$t.log"; then
+    s=skip
+  fi
+  # Killed by the binary's budget rather than its own: not run.
+  [ "$s" = timeout ] && [ "$budget" -lt "$subtest_budget" ] && s=notrun
+  printf '%s\t%s\t%s\t%d.%03d\n' "$name" "$t" "$s" $((ms / 1000)) $((ms % 1000)) >>"$d/results.tsv"
+  if [ $profile = 1 ]; then profile_line "$d" "$name" "$t" "$s" "$ms"; fi
+  printf '  %-10s %-24s %-40s %-10s %d.%03d s\n' "$l" "$name" "$t" "$s" $((ms / 1000)) $((ms % 1000))
+}
+
 run_binary() { # name [subtest ...]
   name=$1
   shift
   bin=$(binary_of "$name")
   if [ -z "$bin" ]; then
-    printf '%s\t-\tmissing\t0\n' "$name" >>"$results"
+    for l in $labels; do printf '%s\t-\tmissing\t0\n' "$name" >>"$(dir_of "$l")/results.tsv"; done
     echo "cts.sh: no binary for $name under $cts/test_conformance" >&2
     return
   fi
@@ -176,42 +236,17 @@ run_binary() { # name [subtest ...]
   # are its arguments (conversions: one conversion per name).
   key_of_all=""
   [ "$name" = conversions ] && key_of_all=conversions
-  start=$(now_ms)
+  # Each platform's budget counts the time of its own sub-tests.
+  for l in $labels; do eval "used_$l=0"; done
   for t in $subtests; do
-    left=$((binary_budget * 1000 - ($(now_ms) - start)))
-    if [ $left -le 0 ]; then
-      printf '%s\t%s\tnotrun\t0\n' "$name" "$t" >>"$results"
-      continue
-    fi
-    budget=$subtest_budget
-    [ $((left / 1000)) -lt "$budget" ] && budget=$(((left + 999) / 1000))
-    json=$out/logs/$name.$t.json
-    rm -f "$json" "$out/logs/$name.$t.time" "$out/logs/$name.$t.stats"
-    t0=$(now_ms)
-    rc=0
-    (
-      cd "$dir"
-      preload=""
-      if [ $profile = 1 ]; then
-        preload=LD_PRELOAD=$cl_time
-        export SG_CL_TIME=$out/logs/$name.$t.time SOFTGPU_STATS=$out/logs/$name.$t.stats
+    for l in $labels; do
+      eval "left=\$((binary_budget * 1000 - used_$l))"
+      if [ "$left" -le 0 ]; then
+        printf '%s\t%s\tnotrun\t0\n' "$name" "$t" >>"$(dir_of "$l")/results.tsv"
+      else
+        run_one "$l" "$left"
       fi
-      # env sets the preload for the test alone, not for timeout(1).
-      CL_CONFORMANCE_RESULTS_FILENAME=$json exec timeout -k 10 "$budget" env $preload "$bin" "$t"
-    ) >"$out/logs/$name.$t.log" 2>&1 || rc=$?
-    ms=$(($(now_ms) - t0))
-    s=$(status_of "$json" "${key_of_all:-$t}" $rc)
-    # A conversion the device cannot run (half without cl_khr_fp16) passes
-    # without testing anything: not supported.
-    if [ "$name" = conversions ] && [ "$s" = pass ] &&
-      ! grep -q '^Testing' "$out/logs/$name.$t.log"; then
-      s=skip
-    fi
-    # Killed by the binary's budget rather than its own: not run.
-    [ "$s" = timeout ] && [ "$budget" -lt "$subtest_budget" ] && s=notrun
-    printf '%s\t%s\t%s\t%d.%03d\n' "$name" "$t" "$s" $((ms / 1000)) $((ms % 1000)) >>"$results"
-    if [ $profile = 1 ]; then profile_line "$name" "$t" "$s" "$ms"; fi
-    printf '  %-24s %-40s %-10s %d.%03d s\n' "$name" "$t" "$s" $((ms / 1000)) $((ms % 1000))
+    done
   done
 }
 
@@ -232,38 +267,55 @@ for n in $expanded; do
   for m in $expanded; do
     case $m in "$b"/*) subs="$subs ${m#*/}" ;; esac
   done
-  echo "== $b ($label)"
+  echo "== $b ($labels)"
   # shellcheck disable=SC2086
   run_binary "$b" $subs
 done
 
-echo
-echo "OpenCL-CTS on $label: wimpy, ${binary_budget} s per binary, ${subtest_budget} s per sub-test"
-echo "(results: $results)"
-echo
-awk -F'\t' '
-  function col(s) {
-    if (s == "pass") return 1; if (s == "fail") return 2; if (s == "skip") return 3
-    if (s == "timeout") return 4; if (s == "notrun") return 5; if (s ~ /^crash/) return 6
-    return 7
-  }
-  !($1 in seen) { seen[$1] = 1; order[++n] = $1 }
-  { c[$1, col($3)]++; tot[col($3)]++; sec[$1] += $4 }
-  END {
-    printf "| binary | passed | failed | not supported | timed out | not run | crashed | seconds |\n"
-    printf "|---|---:|---:|---:|---:|---:|---:|---:|\n"
-    for (i = 1; i <= n; i++) {
-      b = order[i]
-      printf "| %s | %d | %d | %d | %d | %d | %d | %.0f |\n", b, c[b,1], c[b,2] + c[b,7], c[b,3],
-        c[b,4], c[b,5], c[b,6], sec[b]
-      all += sec[b]
+for l in $labels; do
+  results=$(dir_of "$l")/results.tsv
+  echo
+  echo "OpenCL-CTS on $l: wimpy, ${binary_budget} s per binary, ${subtest_budget} s per sub-test"
+  echo "(results: $results)"
+  echo
+  awk -F'\t' '
+    function col(s) {
+      if (s == "pass") return 1; if (s == "fail") return 2; if (s == "skip") return 3
+      if (s == "timeout") return 4; if (s == "notrun") return 5; if (s ~ /^crash/) return 6
+      return 7
     }
-    printf "| **total** | %d | %d | %d | %d | %d | %d | %.0f |\n", tot[1], tot[2] + tot[7], tot[3],
-      tot[4], tot[5], tot[6], all
-  }' "$results"
-echo
-failed=$(awk -F'\t' '$3 != "pass" && $3 != "skip" && $3 != "notrun" { print "  " $1 "/" $2 " (" $3 ")" }' "$results")
-if [ -n "$failed" ]; then
-  echo "failed, timed out or crashed:"
-  echo "$failed"
+    !($1 in seen) { seen[$1] = 1; order[++n] = $1 }
+    { c[$1, col($3)]++; tot[col($3)]++; sec[$1] += $4 }
+    END {
+      printf "| binary | passed | failed | not supported | timed out | not run | crashed | seconds |\n"
+      printf "|---|---:|---:|---:|---:|---:|---:|---:|\n"
+      for (i = 1; i <= n; i++) {
+        b = order[i]
+        printf "| %s | %d | %d | %d | %d | %d | %d | %.0f |\n", b, c[b,1], c[b,2] + c[b,7], c[b,3],
+          c[b,4], c[b,5], c[b,6], sec[b]
+        all += sec[b]
+      }
+      printf "| **total** | %d | %d | %d | %d | %d | %d | %.0f |\n", tot[1], tot[2] + tot[7], tot[3],
+        tot[4], tot[5], tot[6], all
+    }' "$results"
+  echo
+  failed=$(awk -F'\t' '$3 != "pass" && $3 != "skip" && $3 != "notrun" { print "  " $1 "/" $2 " (" $3 ")" }' "$results")
+  if [ -n "$failed" ]; then
+    echo "failed, timed out or crashed:"
+    echo "$failed"
+  fi
+done
+
+# Two platforms: every sub-test's time on each, and their ratio, side by
+# side (compare.tsv; the ratio only where both passed).
+set -- $labels
+if [ $# -eq 2 ]; then
+  awk -F'\t' -v a="$1" -v b="$2" '
+    NR == FNR { s[$1 "/" $2] = $3; t[$1 "/" $2] = $4; next }
+    { k = $1 "/" $2; r = ($3 == "pass" && s[k] == "pass" && $4 > 0) ? sprintf("%.2f", t[k] / $4) : "-"
+      if (!hdr++) printf "subtest\t%s\t%s_s\t%s\t%s_s\t%s/%s\n", a, a, b, b, a, b
+      printf "%s\t%s\t%s\t%s\t%s\t%s\n", k, s[k], t[k], $3, $4, r }' \
+    "$(dir_of "$1")/results.tsv" "$(dir_of "$2")/results.tsv" >"$out/compare.tsv"
+  echo
+  echo "per sub-test, $1 vs $2: $out/compare.tsv"
 fi

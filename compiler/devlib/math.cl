@@ -321,20 +321,21 @@ SG_MATH_COMPOSED(double)
 SG_INL float sg_below_one(float x) { (void)x; return 0x1.fffffep-1f; }
 SG_INL double sg_below_one(double x) { (void)x; return 0x1.fffffffffffffp-1; }
 
-/* remquo: the remainder from the SFU; the quotient's low 3 bits from
- * |x| reduced modulo 8|y| (fmod is exact), whose quotient by |y| is then a
- * small integer that the remainder makes exact. */
+/* remquo: the remainder from the SFU; the quotient's low 7 bits (OpenCL C
+ * 6.15.2 asks for seven, C99 for at least three) from |x| reduced modulo
+ * 128|y| (fmod is exact), whose quotient by |y| is then a small integer that
+ * the remainder makes exact. */
 #define SG_REMQUO(T, W)                                                      \
   SG_INL T sg_remquo(T x, T y, __private int *q) {                           \
     T r = remainder(x, y);                                                   \
     *q = 0;                                                                  \
     if (__builtin_isnan(r) || __builtin_isinf(x) || y == 0)                  \
       return r;                                                              \
-    W ax = fabs((W)x), ay = fabs((W)y), m = 8 * ay;                          \
+    W ax = fabs((W)x), ay = fabs((W)y), m = 128 * ay;                        \
     if (!__builtin_isinf(m))                                                 \
       ax = fmod(ax, m);                                                      \
     W ra = __builtin_signbit(x) ? -(W)r : (W)r;                              \
-    int n = (int)rint((ax - ra) / ay) & 7;                                  \
+    int n = (int)rint((ax - ra) / ay) & 127;                                \
     *q = (__builtin_signbit(x) != __builtin_signbit(y)) ? -n : n;            \
     return r;                                                                \
   }

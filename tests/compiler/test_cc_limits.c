@@ -57,7 +57,7 @@ static void test_runaway_front_end(void **state)
 }
 
 /* #include of a FIFO nobody writes: clang waits for ever using no CPU; the
- * host stops the worker (and its clang) at the wall-clock limit. */
+ * host stops the worker, clang and all, at the wall-clock limit. */
 static void test_silent_worker(void **state)
 {
   (void)state;

@@ -199,6 +199,18 @@ static void ref_private_array(void) {
   print_ints(0, out, 32);
 }
 
+static void ref_long_block(void) {
+  /* src[i] = i; step k, in program order: out[k] = the 16 values its vloads
+   * read, then component 5 of out[(k * 7) % 64] += out[k].s0 + k. */
+  static int32_t out[64 * 16];
+  for (int k = 0; k < 64; k++) {
+    int32_t v[16] = {k % 4, k % 4 + 1, k % 4 + 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    memcpy(&out[k * 16], v, sizeof v);
+    out[(k * 7) % 64 * 16 + 5] += out[k * 16] + k;
+  }
+  print_ints(1, out, 64 * 16);
+}
+
 /* ---- types/ ---- */
 
 static void ref_vectors(void) {
@@ -393,6 +405,7 @@ static const struct {
     {"memory/transpose", ref_transpose},
     {"memory/constant", ref_constant},
     {"memory/private_array", ref_private_array},
+    {"memory/long_block", ref_long_block},
     {"types/vectors", ref_vectors},
     {"ndrange/grid_2d", ref_grid_2d},
     {"ndrange/grid_3d", ref_grid_3d},

@@ -174,12 +174,22 @@ static void test_create(void **state) {
     assert_int_equal(flags, CL_MEM_READ_WRITE); /* the default */
     clReleaseMemObject(m);
   }
-  /* With properties: the empty list. */
-  cl_mem_properties none[] = {0}, bad[] = {0x1234, 0, 0};
+  /* With properties: the empty list, which CL_MEM_PROPERTIES returns as
+   * given; no list (NULL, or clCreateImage) returns nothing. */
+  cl_mem_properties none[] = {0}, bad[] = {0x1234, 0, 0}, got[2] = {7, 7};
   cl_image_desc d = desc_of(CL_MEM_OBJECT_IMAGE2D, 4, 4, 0, 0);
   cl_int err;
+  size_t size;
   cl_mem m = clCreateImageWithProperties(ctx, none, 0, &rgba8, &d, NULL, &err);
   assert_int_equal(err, CL_SUCCESS);
+  assert_int_equal(clGetMemObjectInfo(m, CL_MEM_PROPERTIES, sizeof got, got, &size), CL_SUCCESS);
+  assert_int_equal(size, sizeof none);
+  assert_int_equal(got[0], 0);
+  clReleaseMemObject(m);
+  m = clCreateImageWithProperties(ctx, NULL, 0, &rgba8, &d, NULL, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  assert_int_equal(clGetMemObjectInfo(m, CL_MEM_PROPERTIES, 0, NULL, &size), CL_SUCCESS);
+  assert_int_equal(size, 0);
   clReleaseMemObject(m);
   assert_null(clCreateImageWithProperties(ctx, bad, 0, &rgba8, &d, NULL, &err));
   assert_int_equal(err, CL_INVALID_PROPERTY);
@@ -358,6 +368,22 @@ static void test_from_objects(void **state) {
   assert_ptr_equal(assoc, buf);
   assert_int_equal(clGetImageInfo(b1, CL_IMAGE_BUFFER, sizeof ib, &ib, NULL), CL_SUCCESS);
   assert_ptr_equal(ib, buf);
+  /* A row pitch for its one row, as for a 2D image from a buffer: at least
+   * its width in bytes, a multiple of the element size, within the buffer. */
+  d.image_width = 60, d.image_row_pitch = 62 * 4;
+  cl_mem b2 = clCreateImage(ctx, 0, &rgba8, &d, NULL, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  size_t pitch;
+  assert_int_equal(clGetImageInfo(b2, CL_IMAGE_ROW_PITCH, sizeof pitch, &pitch, NULL), CL_SUCCESS);
+  assert_int_equal(pitch, 62 * 4);
+  clReleaseMemObject(b2);
+  d.image_row_pitch = 62 * 4 + 1;
+  assert_int_equal(create_err(0, &rgba8, &d, NULL), CL_INVALID_IMAGE_DESCRIPTOR);
+  d.image_row_pitch = 59 * 4;
+  assert_int_equal(create_err(0, &rgba8, &d, NULL), CL_INVALID_IMAGE_DESCRIPTOR);
+  d.image_row_pitch = 65 * 4; /* 260 > 256 bytes */
+  assert_int_equal(create_err(0, &rgba8, &d, NULL), CL_INVALID_IMAGE_SIZE);
+  d.image_width = 64, d.image_row_pitch = 0;
   /* Flags that contradict the buffer's, or host pointer flags: invalid. */
   assert_int_equal(create_err(CL_MEM_WRITE_ONLY, &rgba8, &d, NULL), CL_INVALID_VALUE);
   assert_int_equal(create_err(CL_MEM_HOST_READ_ONLY, &rgba8, &d, NULL), CL_INVALID_VALUE);

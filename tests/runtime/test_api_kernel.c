@@ -332,8 +332,8 @@ static void test_work_group_info(void **state) {
                                             sizeof local, &local, NULL),
                    CL_SUCCESS);
   assert_true(local >= 64 * sizeof(cl_int));
-  /* A __local argument adds its size, rounded up to the 16-byte alignment
-   * the device gives each one (1000 -> 1008). */
+  /* A __local argument adds its size, rounded up to the 128-byte alignment
+   * the device gives each one, the largest type's (1000 -> 1024). */
   assert_int_equal(clGetKernelWorkGroupInfo(every, f->device, CL_KERNEL_LOCAL_MEM_SIZE,
                                             sizeof local, &local, NULL),
                    CL_SUCCESS);
@@ -341,7 +341,7 @@ static void test_work_group_info(void **state) {
   assert_int_equal(clGetKernelWorkGroupInfo(every, f->device, CL_KERNEL_LOCAL_MEM_SIZE,
                                             sizeof local2, &local2, NULL),
                    CL_SUCCESS);
-  assert_int_equal(local2, local + 1008);
+  assert_int_equal(local2, local + 1024);
   assert_int_equal(clGetKernelWorkGroupInfo(every, f->device,
                                             CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
                                             sizeof mult, &mult, NULL),
