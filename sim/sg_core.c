@@ -406,7 +406,14 @@ static void cta_start(struct sg_core *c, uint32_t s, const struct sg_cta_desc *c
   sg_code_live_in(c->code, cta->entry_pc, &c->zero_x, &c->zero_f);
   c->init_sp = c->zero_x >> 2 & 1;
   c->zero_x &= ~(1ull << 2 | 1ull << 10); /* sp and a0 are set in warp_init */
-  c->jit = translatable(c) ? sg_jit_entries(c, c->code, cta->entry_pc) : NULL;
+  c->jit = NULL;
+  if (translatable(c) && c->jit_code == c->code->id && c->jit_entry_pc == cta->entry_pc) {
+    c->jit = c->jit_entries; /* this kernel's, translated: no lock to take */
+  } else if (translatable(c) && (c->jit = sg_jit_entries(c, c->code, cta->entry_pc))) {
+    c->jit_code = c->code->id;
+    c->jit_entry_pc = cta->entry_pc;
+    c->jit_entries = c->jit;
+  }
   struct sg_cta_slot *cs = &c->ctas[s];
   /* The regions the slot's last CTA hit are those of this one's map too
    * when it is the same map (a launch's CTAs on one host thread). */

@@ -165,6 +165,10 @@ struct gen {
   LLVMValueRef iota;           /* <0, 1, .. ws - 1> as i64 */
   uint32_t slots;              /* memory instructions so far: their hit[] slots */
   LLVMValueRef iota_bytes[9];  /* <0, n, 2n, ..> for n = 1, 2, 4, 8 */
+  LLVMValueRef iota_half[9];   /* the same, restarting at each half of the warp */
+  LLVMValueRef halves_first;   /* shuffle: each lane the first lane of its half */
+  LLVMValueRef half_lanes[2];  /* shuffle: the lanes of one half */
+  LLVMValueRef both_halves;    /* shuffle: two halves back into one vector */
   unsigned ws;
   /* Per register (x, f): its value in the block so far (NULL: not read
    * yet, load its row), and when every lane holds the same, that value as
@@ -712,6 +716,8 @@ static void gen_mem(struct gen *g, const struct sg_uop *u, uint64_t pc, enum kin
   LLVMBasicBlockRef one = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
   LLVMBasicBlockRef notone = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
   LLVMBasicBlockRef row = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMBasicBlockRef nothalves = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMBasicBlockRef halves = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
   LLVMBasicBlockRef any = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
   LLVMBasicBlockRef done_bb = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
   LLVMValueRef val = k == K_STORE ? get(g, fp, vr) : NULL;
@@ -719,9 +725,21 @@ static void gen_mem(struct gen *g, const struct sg_uop *u, uint64_t pc, enum kin
     val = LLVMBuildTrunc(b, val, vt, "");
   LLVMBuildCondBr(b, uniform, one, notone);
   LLVMPositionBuilderAtEnd(b, notone);
-  LLVMBuildCondBr(b, contiguous, row, any);
-  LLVMValueRef vals[3];
-  LLVMBasicBlockRef from[3] = {one, row, any};
+  LLVMBuildCondBr(b, contiguous, row, nothalves);
+  /* Each half of the warp on consecutive elements: a 2-D work-group 16
+   * wide (warps of 32 take two rows of it). */
+  unsigned half = g->ws / 2;
+  LLVMPositionBuilderAtEnd(b, nothalves);
+  LLVMValueRef firsts = LLVMBuildShuffleVector(b, off, LLVMGetUndef(g->vi64), g->halves_first, "");
+  LLVMValueRef hsteps = LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildSub(b, off, firsts, ""),
+                                      g->iota_half[size], "");
+  LLVMValueRef by_halves = intrinsic(g, "llvm.vector.reduce.and",
+                                     LLVMVectorType(LLVMInt1TypeInContext(g->ctx), g->ws),
+                                     &hsteps, 1);
+  LLVMBuildCondBr(b, half >= 2 && g->ws % 2 == 0 ? by_halves : LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 0, false),
+                  halves, any);
+  LLVMValueRef vals[4];
+  LLVMBasicBlockRef from[4] = {one, row, any, halves};
   /* one address: a scalar access (stores: the last lane's value lands, as
    * lane by lane) */
   LLVMPositionBuilderAtEnd(b, one);
@@ -763,10 +781,32 @@ static void gen_mem(struct gen *g, const struct sg_uop *u, uint64_t pc, enum kin
     vals[2] = LLVMBuildCall2(b, LLVMIntrinsicGetType(g->ctx, id, tys, 2), f, args, 4, "");
   }
   LLVMBuildBr(b, done_bb);
+  /* two halves: two vector accesses */
+  LLVMPositionBuilderAtEnd(b, halves);
+  LLVMTypeRef ht = LLVMVectorType(t, half ? half : 1);
+  LLVMValueRef hp[2];
+  for (unsigned i = 0; i < 2; i++) {
+    LLVMValueRef o = LLVMBuildExtractElement(b, off, c32(g, i * half), "");
+    hp[i] = LLVMBuildGEP2(b, g->i8, h, &o, 1, "");
+  }
+  if (k == K_STORE) {
+    for (unsigned i = 0; i < 2; i++) {
+      LLVMValueRef part = LLVMBuildShuffleVector(b, val, LLVMGetUndef(vt), g->half_lanes[i], "");
+      LLVMSetAlignment(LLVMBuildStore(b, part, hp[i]), 1);
+    }
+  } else {
+    LLVMValueRef part[2];
+    for (unsigned i = 0; i < 2; i++) {
+      part[i] = LLVMBuildLoad2(b, ht, hp[i], "");
+      LLVMSetAlignment(part[i], 1);
+    }
+    vals[3] = LLVMBuildShuffleVector(b, part[0], part[1], g->both_halves, "");
+  }
+  LLVMBuildBr(b, done_bb);
   LLVMPositionBuilderAtEnd(b, done_bb);
   if (k == K_LOAD) {
     val = LLVMBuildPhi(b, vt, "");
-    LLVMAddIncoming(val, vals, from, 3);
+    LLVMAddIncoming(val, vals, from, 4);
     if (size < 8)
       val = sign ? LLVMBuildSExt(b, val, g->vi64, "") : LLVMBuildZExt(b, val, g->vi64, "");
     if (fp && size == 4) /* flw: NaN-boxed */
@@ -1089,6 +1129,7 @@ static bool translate(const struct sg_code *code, struct sg_jit *j, size_t e, ch
   LLVMTypeRef note_args[] = {g.ptr, g.i64, g.ptr, g.i32, g.i64, g.i64, g.i64};
   g.note_ty = LLVMFunctionType(g.ptr, note_args, 7, false);
   LLVMValueRef lane[SG_MAX_WARP_SIZE];
+  unsigned half = g.ws / 2 ? g.ws / 2 : 1;
   for (unsigned n = 0; n <= 8; n++) {
     for (unsigned l = 0; l < g.ws; l++)
       lane[l] = c64(&g, (uint64_t)l * (n ? n : 1));
@@ -1096,7 +1137,22 @@ static bool translate(const struct sg_code *code, struct sg_jit *j, size_t e, ch
       g.iota = LLVMConstVector(lane, g.ws);
     else
       g.iota_bytes[n] = LLVMConstVector(lane, g.ws);
+    for (unsigned l = 0; n && l < g.ws; l++)
+      lane[l] = c64(&g, (uint64_t)(l % half) * n);
+    if (n)
+      g.iota_half[n] = LLVMConstVector(lane, g.ws);
   }
+  for (unsigned l = 0; l < g.ws; l++)
+    lane[l] = c32(&g, l / half * half);
+  g.halves_first = LLVMConstVector(lane, g.ws);
+  for (unsigned i = 0; i < 2; i++) {
+    for (unsigned l = 0; l < half; l++)
+      lane[l] = c32(&g, i * half + l);
+    g.half_lanes[i] = LLVMConstVector(lane, half);
+  }
+  for (unsigned l = 0; l < g.ws; l++)
+    lane[l] = c32(&g, l < 2 * half ? l : 0);
+  g.both_halves = LLVMConstVector(lane, g.ws);
   LLVMTypeRef value_args[] = {g.ptr, g.ptr, g.i32};
   g.value_ty = LLVMFunctionType(g.i64, value_args, 3, false);
   LLVMTypeRef csr_args[] = {g.ptr, g.ptr, g.ptr};

@@ -214,6 +214,11 @@ struct sg_core {
   uint64_t zero_x, zero_f;      /* registers warp set-up zeroes (live at the entry) */
   bool init_sp;                 /* ... and whether it sets sp (read before written) */
   const struct sg_jit_entry *jit; /* the fast loop's translated blocks, or NULL */
+  /* The kernel (program sg_code.id, entry) whose translation this core
+   * last got, and its blocks: CTAs of a launch on several host threads
+   * would otherwise contend for the program's translation lock. */
+  uint64_t jit_code, jit_entry_pc;
+  const struct sg_jit_entry *jit_entries;
   struct sg_fault *fault;
   struct sg_findings *findings; /* NULL: every finding ends the CTA */
   struct sg_hook *const *hooks; /* consumers: the observed loop calls them */
