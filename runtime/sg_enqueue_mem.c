@@ -483,7 +483,7 @@ static cl_int image_side(const char *api, cl_mem m, const size_t *origin, const 
                          size_t box[3], struct side *s) {
   size_t off;
   cl_int err = sg_image_box(api, m, origin, region, &off, box, s->pitch);
-  s->at = m->buf.host + off;
+  s->at = err == CL_SUCCESS ? m->buf.host + off : NULL; /* off is unset on an error */
   return err;
 }
 
