@@ -68,9 +68,10 @@ extern "C" int sg_cc_clang_run(const char *const *args, size_t nargs, char **tex
       cc1 = cc1.drop_front();
     auto ci = std::make_unique<CompilerInstance>();
     ok = CompilerInvocation::CreateFromArgs(ci->getInvocation(), cc1, diags, args[0]);
-    /* The driver asks cc1 to leave its memory to process exit; the worker
-     * lives on to the next build. */
+    /* The driver asks cc1 to leave its memory (the AST, the LLVM module
+     * and context) to process exit; the worker lives on to the next build. */
     ci->getFrontendOpts().DisableFree = false;
+    ci->getCodeGenOpts().DisableFree = false;
     if (ok) {
       ci->createDiagnostics(new TextDiagnosticPrinter(os, &ci->getDiagnosticOpts()), true);
       ci->setVerboseOutputStream(os); /* "1 error generated." */
