@@ -262,16 +262,17 @@ enum sg_status sg_gpu_start(struct sg_gpu *g, const struct sg_gpu_launch *l, uin
   g->nsamples = 0;
   g->sample_every = g->t.sample_cycles ? (g->t.sample_cycles + g->quantum - 1) / g->quantum : 0;
   sg_l2_clear(&g->l2);
-  for (uint32_t c = 0; c < g->cores; c++) {
-    memset(g->up[c].slot, 0, PORT_WINDOW * sizeof *g->up[c].slot);
-    memset(g->down[c].slot, 0, PORT_WINDOW * sizeof *g->down[c].slot);
-    sg_tcore_launch(g->tc[c], l, g->cores);
-    sg_tcore_set_policy(g->tc[c], g->sim.sched);
-  }
   g->next_cta = 0;
   g->cpu_ns = 0;
-  dispatch(g);
-  return SG_OK;
+  return SG_OK; /* the cores are reset by the threads that run them (sg_gpu_work) */
+}
+
+/* A core and its ports ready for the launch. */
+static void core_launch(struct sg_gpu *g, uint32_t c) {
+  memset(g->up[c].slot, 0, PORT_WINDOW * sizeof *g->up[c].slot);
+  memset(g->down[c].slot, 0, PORT_WINDOW * sizeof *g->down[c].slot);
+  sg_tcore_launch(g->tc[c], g->l, g->cores);
+  sg_tcore_set_policy(g->tc[c], g->sim.sched);
 }
 
 /* `bytes` over port p from cycle `from` on: the first run of free cycles
@@ -411,6 +412,12 @@ void sg_gpu_work(struct sg_gpu *g, uint32_t thread) {
   fenv_t host_env;
   feholdexcept(&host_env);
   fesetround(FE_TONEAREST);
+  for (uint32_t c = thread; c < g->cores; c += g->threads)
+    core_launch(g, c);
+  pthread_barrier_wait(&g->bar);
+  if (thread == 0)
+    dispatch(g);
+  pthread_barrier_wait(&g->bar);
   while (!g->done) {
     for (uint32_t c = thread; c < g->cores; c += g->threads)
       sg_tcore_run(g->tc[c], g->now, g->now + g->quantum);

@@ -387,9 +387,11 @@ void sg_tcore_launch(struct sg_tcore *tc, const struct sg_gpu_launch *l, uint32_
   memset(tc->units, 0, (size_t)t->sched_per_core * SG_NUM_UNITS * sizeof *tc->units);
   memset(tc->bank_free, 0, t->reg_banks * sizeof *tc->bank_free);
   memset(tc->collector, 0, t->collector_units * sizeof *tc->collector);
-  memset(tc->lsu, 0, tc->nlsu * sizeof *tc->lsu); /* (grown entries stay) */
-  memset(tc->mshr, 0, t->l1_mshrs * sizeof *tc->mshr);
-  memset(tc->cmshr, 0, t->l1_mshrs * sizeof *tc->cmshr);
+  /* Entries are written whole when taken: only "free" is reset (zeroing
+   * them all cost more than a short launch's simulation on 80 cores). MSHRs
+   * above the top are free. (Grown LSU entries stay.) */
+  for (uint32_t i = 0; i < tc->nlsu; i++)
+    tc->lsu[i].used = false;
   tc->mshr_top = tc->cmshr_top = 0;
   tc->qhead = tc->qn = 0;
   tc->lsu_busy = 0;
@@ -615,7 +617,10 @@ static struct mshr *mshr_for(struct sg_tcore *tc, struct mshr *table, uint32_t *
     fresh = &table[*top];
   if (!fresh)
     return NULL;
-  *fresh = (struct mshr){.used = true, .line_addr = x->line_addr, .sectors = x->sectors};
+  fresh->used = true; /* (waiters are written up to nwait) */
+  fresh->line_addr = x->line_addr;
+  fresh->sectors = x->sectors;
+  fresh->nwait = 0;
   if ((uint32_t)(fresh - table) >= *top)
     *top = (uint32_t)(fresh - table) + 1;
   /* one request for the run of sectors from the first to the last wanted */
@@ -775,8 +780,16 @@ static void lsu_enter(struct sg_tcore *tc, uint32_t wi, int32_t dst, int sbk, ui
     e = &tc->lsu[tc->nlsu];
     tc->nlsu *= 2;
   }
-  *e = (struct lsu_entry){.used = true, .queued = true, .warp = wi, .dst = dst,
-                          .lanes = r->mask, .start = dispatch, .atomic = -1};
+  /* every field but the transactions (a compound literal would zero 2 KB) */
+  e->used = e->queued = true;
+  e->private = false;
+  e->warp = wi;
+  e->dst = dst;
+  e->lanes = r->mask;
+  e->start = dispatch;
+  e->atomic = -1;
+  e->ntxn = e->next = e->wavefronts = e->pending = 0;
+  e->ready = 0;
   switch (r->space) {
   case SG_SPACE_LOCAL:
     e->kind = LSU_LOCAL;
