@@ -130,7 +130,7 @@ struct sg_tcore {
   /* memory */
   struct sg_cache icache, l1, cc;
   struct lsu_entry *lsu;
-  uint32_t nlsu;
+  uint32_t nlsu, lsu_top; /* entries; one past the highest in use */
   uint32_t *queue;       /* LSU FIFO of entry indices */
   uint32_t qhead, qn;
   uint64_t lsu_busy;
@@ -387,12 +387,10 @@ void sg_tcore_launch(struct sg_tcore *tc, const struct sg_gpu_launch *l, uint32_
   memset(tc->units, 0, (size_t)t->sched_per_core * SG_NUM_UNITS * sizeof *tc->units);
   memset(tc->bank_free, 0, t->reg_banks * sizeof *tc->bank_free);
   memset(tc->collector, 0, t->collector_units * sizeof *tc->collector);
-  /* Entries are written whole when taken: only "free" is reset (zeroing
-   * them all cost more than a short launch's simulation on 80 cores). MSHRs
-   * above the top are free. (Grown LSU entries stay.) */
-  for (uint32_t i = 0; i < tc->nlsu; i++)
-    tc->lsu[i].used = false;
-  tc->mshr_top = tc->cmshr_top = 0;
+  /* LSU entries and MSHRs above their tops are free, and are written when
+   * taken: a launch touches none of them (zeroing them cost more than a
+   * short launch's simulation on 80 cores). Grown LSU entries stay. */
+  tc->lsu_top = tc->mshr_top = tc->cmshr_top = 0;
   tc->qhead = tc->qn = 0;
   tc->lsu_busy = 0;
   tc->fetch_rr = 0;
@@ -544,6 +542,8 @@ static void lsu_complete(struct sg_tcore *tc, struct lsu_entry *e) {
         w->sb[e->dst][k].ready = e->ready;
   w->inflight--;
   e->used = false;
+  while (tc->lsu_top && !tc->lsu[tc->lsu_top - 1].used)
+    tc->lsu_top--;
 }
 
 /* One response of the L2 or a fill for an L1 / constant cache MSHR. */
@@ -766,16 +766,17 @@ static void lsu_enter(struct sg_tcore *tc, uint32_t wi, int32_t dst, int sbk, ui
   const struct sg_timing_config *t = tc->t;
   const struct sg_insn_record *r = tc->rec;
   struct lsu_entry *e = NULL;
-  for (uint32_t i = 0; i < tc->nlsu && !e; i++)
+  for (uint32_t i = 0; i < tc->lsu_top && !e; i++)
     if (!tc->lsu[i].used)
       e = &tc->lsu[i];
+  if (!e && tc->lsu_top < tc->nlsu)
+    e = &tc->lsu[tc->lsu_top];
   if (!e) { /* every entry waits on memory: room for more (entries are named by index) */
     struct lsu_entry *p = realloc(tc->lsu, 2 * tc->nlsu * sizeof *p);
     if (!p) {
       out_of_memory(tc);
       return;
     }
-    memset(p + tc->nlsu, 0, tc->nlsu * sizeof *p);
     tc->lsu = p;
     e = &tc->lsu[tc->nlsu];
     tc->nlsu *= 2;
@@ -790,6 +791,8 @@ static void lsu_enter(struct sg_tcore *tc, uint32_t wi, int32_t dst, int sbk, ui
   e->atomic = -1;
   e->ntxn = e->next = e->wavefronts = e->pending = 0;
   e->ready = 0;
+  if ((uint32_t)(e - tc->lsu) >= tc->lsu_top)
+    tc->lsu_top = (uint32_t)(e - tc->lsu) + 1;
   switch (r->space) {
   case SG_SPACE_LOCAL:
     e->kind = LSU_LOCAL;
