@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* SIMT core (DESIGN.md section 4), timing mode: the machine. Cores run in
  * cycle quanta on host threads, each core on its own; at the end of each
- * quantum one thread serves the requests the cores sent to the shared L2
+ * quantum the last thread to get there serves the requests the cores sent to the shared L2
  * and DRAM, in the order they arrive there (cycle, then core, then the
  * core's own order), and hands each core its responses. A quantum is never
  * longer than the quickest round trip to the L2 (2 noc_latency +
@@ -15,10 +15,54 @@
 
 #include <fenv.h>
 #include <inttypes.h>
-#include <pthread.h>
+#include <limits.h>
+#include <sched.h>
+#include <linux/futex.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
+
+/* Where the host threads meet at the end of each quantum: thousands of
+ * times in a launch, with a quantum's work per thread often a hundred
+ * microseconds or less. The last thread to arrive does what comes between
+ * quanta (the merge) and lets the others go: one meeting a quantum, and
+ * no thread waits for a chosen one. A thread that arrives early yields
+ * for a while before it sleeps on a futex: waking a sleeping thread every
+ * quantum (pthread_barrier_wait) cost a third of a two-thread launch, and
+ * yielding, unlike spinning, leaves the core to the thread it waits for
+ * when the host has more threads than cores. */
+struct meeting {
+  _Atomic uint32_t arrived;
+  _Atomic uint32_t round;    /* the futex word: changes when all have arrived */
+  _Atomic uint32_t sleepers; /* on the futex: only then is a wake-up a system call */
+  uint32_t threads;
+};
+
+#define MEET_YIELDS 200 /* a few tens of microseconds, when nothing else runs */
+
+static void meet(struct meeting *m, void (*last)(struct sg_gpu *), struct sg_gpu *g) {
+  uint32_t round = atomic_load_explicit(&m->round, memory_order_acquire);
+  if (atomic_fetch_add_explicit(&m->arrived, 1, memory_order_acq_rel) + 1 == m->threads) {
+    last(g);
+    atomic_store_explicit(&m->arrived, 0, memory_order_relaxed);
+    atomic_fetch_add(&m->round, 1); /* sequentially consistent with sleepers below */
+    if (atomic_load(&m->sleepers))
+      syscall(SYS_futex, &m->round, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+    return;
+  }
+  for (int i = 0; i < MEET_YIELDS; i++) {
+    if (atomic_load_explicit(&m->round, memory_order_acquire) != round)
+      return;
+    sched_yield(); /* a host with more threads than cores runs the others meanwhile */
+  }
+  atomic_fetch_add(&m->sleepers, 1);
+  while (atomic_load(&m->round) == round)
+    syscall(SYS_futex, &m->round, FUTEX_WAIT_PRIVATE, round, NULL, NULL, 0);
+  atomic_fetch_sub(&m->sleepers, 1);
+}
 
 /* A core's port, one direction: which cycles carry data. Cycle c is taken
  * when slot[c % PORT_WINDOW] == c + 1; reservations lie within the window
@@ -38,8 +82,7 @@ struct sg_gpu {
   /* the launch running */
   const struct sg_gpu_launch *l;
   uint32_t threads;
-  pthread_barrier_t bar;
-  bool bar_ready;
+  struct meeting meeting;
   uint64_t now, quantum, sample_every; /* sample_every: quanta per sample */
   uint64_t next_cta;                   /* the dispatcher's next CTA */
   uint64_t quanta;
@@ -199,8 +242,6 @@ void sg_gpu_destroy(struct sg_gpu *g) {
   free(g->down);
   free(g->tc);
   sg_l2_free(&g->l2);
-  if (g->bar_ready)
-    pthread_barrier_destroy(&g->bar);
   free(g->merge);
   free(g->s_issued);
   free(g->s_warps);
@@ -248,11 +289,7 @@ enum sg_status sg_gpu_start(struct sg_gpu *g, const struct sg_gpu_launch *l, uin
   if (!threads || !l->ctas_per_core)
     return SG_EINVAL;
   threads = threads < g->cores ? threads : g->cores;
-  if (g->bar_ready)
-    pthread_barrier_destroy(&g->bar);
-  g->bar_ready = pthread_barrier_init(&g->bar, NULL, threads) == 0;
-  if (!g->bar_ready)
-    return SG_ENOMEM;
+  g->meeting = (struct meeting){.threads = threads};
   g->l = l;
   g->threads = threads;
   g->now = 0;
@@ -414,17 +451,11 @@ void sg_gpu_work(struct sg_gpu *g, uint32_t thread) {
   fesetround(FE_TONEAREST);
   for (uint32_t c = thread; c < g->cores; c += g->threads)
     core_launch(g, c);
-  pthread_barrier_wait(&g->bar);
-  if (thread == 0)
-    dispatch(g);
-  pthread_barrier_wait(&g->bar);
+  meet(&g->meeting, dispatch, g);
   while (!g->done) {
     for (uint32_t c = thread; c < g->cores; c += g->threads)
       sg_tcore_run(g->tc[c], g->now, g->now + g->quantum);
-    pthread_barrier_wait(&g->bar);
-    if (thread == 0)
-      merge(g);
-    pthread_barrier_wait(&g->bar);
+    meet(&g->meeting, merge, g);
   }
   fesetenv(&host_env);
   g->cpu_ns += thread_cpu_ns() - cpu;
