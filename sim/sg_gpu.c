@@ -16,7 +16,6 @@
 #include <fenv.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <sched.h>
 #include <linux/futex.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -29,11 +28,11 @@
  * times in a launch, with a quantum's work per thread often a hundred
  * microseconds or less. The last thread to arrive does what comes between
  * quanta (the merge) and lets the others go: one meeting a quantum, and
- * no thread waits for a chosen one. A thread that arrives early yields
- * for a while before it sleeps on a futex: waking a sleeping thread every
- * quantum (pthread_barrier_wait) cost a third of a two-thread launch, and
- * yielding, unlike spinning, leaves the core to the thread it waits for
- * when the host has more threads than cores. */
+ * no thread waits for a chosen one. A thread that arrives early spins for
+ * up to MEET_SPIN_NS before it sleeps on a futex: waking a sleeping thread
+ * every quantum (pthread_barrier_wait) cost a third of a two-thread
+ * launch. (Yielding instead of spinning hands the core to any other
+ * process for a whole time slice.) */
 struct meeting {
   _Atomic uint32_t arrived;
   _Atomic uint32_t round;    /* the futex word: changes when all have arrived */
@@ -41,7 +40,21 @@ struct meeting {
   uint32_t threads;
 };
 
-#define MEET_YIELDS 200 /* a few tens of microseconds, when nothing else runs */
+#define MEET_SPIN_NS 50000u /* well above the imbalance of a quantum's work between threads */
+
+static uint64_t mono_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ volatile("yield");
+#endif
+}
 
 static void meet(struct meeting *m, void (*last)(struct sg_gpu *), struct sg_gpu *g) {
   uint32_t round = atomic_load_explicit(&m->round, memory_order_acquire);
@@ -53,10 +66,13 @@ static void meet(struct meeting *m, void (*last)(struct sg_gpu *), struct sg_gpu
       syscall(SYS_futex, &m->round, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
     return;
   }
-  for (int i = 0; i < MEET_YIELDS; i++) {
+  uint64_t until = mono_ns() + MEET_SPIN_NS;
+  for (uint32_t i = 1;; i++) {
     if (atomic_load_explicit(&m->round, memory_order_acquire) != round)
       return;
-    sched_yield(); /* a host with more threads than cores runs the others meanwhile */
+    cpu_relax();
+    if (i % 64 == 0 && mono_ns() >= until) /* the clock now and then */
+      break;
   }
   atomic_fetch_add(&m->sleepers, 1);
   while (atomic_load(&m->round) == round)
