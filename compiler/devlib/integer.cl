@@ -97,3 +97,38 @@ SG_UPSAMPLE(int, short, ushort, 16)
 SG_UPSAMPLE(uint, ushort, ushort, 16)
 SG_UPSAMPLE(long, int, uint, 32)
 SG_UPSAMPLE(ulong, uint, uint, 32)
+
+/* cl_khr_extended_bit_ops. S and U: T's signed and unsigned twins, B: its
+ * bits. A count of 0 selects no bits (offset may then be B); the (U) casts
+ * keep char and short from promoting to a sign-extended int before a shift. */
+#define SG_BITOPS(T, S, U, B)                                                \
+  SG_OVL T bitfield_insert(T base, T insert, uint offset, uint count) {      \
+    if (count == 0)                                                          \
+      return base;                                                           \
+    U m = (U)((U)((U)~(U)0 >> (B - count)) << offset);                       \
+    return (T)(((U)base & (U)~m) | ((U)((U)insert << offset) & m));          \
+  }                                                                          \
+  SG_OVL S bitfield_extract_signed(T base, uint offset, uint count) {        \
+    if (count == 0)                                                          \
+      return 0;                                                              \
+    return (S)((S)((U)base << (B - count - offset)) >> (B - count));         \
+  }                                                                          \
+  SG_OVL U bitfield_extract_unsigned(T base, uint offset, uint count) {      \
+    if (count == 0)                                                          \
+      return 0;                                                              \
+    return (U)((U)((U)base >> offset) & (U)((U)~(U)0 >> (B - count)));       \
+  }                                                                          \
+  SG_OVL T bit_reverse(T x) { return (T)__builtin_bitreverse##B((U)x); }     \
+  SG_VEC_2SS(bitfield_insert, T, T, uint)                                    \
+  SG_VEC_3SS(bitfield_extract_signed, S, T, uint)                            \
+  SG_VEC_3SS(bitfield_extract_unsigned, U, T, uint)                          \
+  SG_VEC_1(bit_reverse, T, T)
+
+SG_BITOPS(char, char, uchar, 8)
+SG_BITOPS(uchar, char, uchar, 8)
+SG_BITOPS(short, short, ushort, 16)
+SG_BITOPS(ushort, short, ushort, 16)
+SG_BITOPS(int, int, uint, 32)
+SG_BITOPS(uint, int, uint, 32)
+SG_BITOPS(long, long, ulong, 64)
+SG_BITOPS(ulong, long, ulong, 64)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Built-in function conformance, integer family (OpenCL C 1.2 s6.12.3):
- * every function for all 8 integer types against exact host computations
- * in 128-bit arithmetic; width-16 vectors lane by lane against the scalar. */
+/* Built-in function conformance, integer family (OpenCL C 1.2 s6.12.3, and
+ * cl_khr_extended_bit_ops): every function for all 8 integer types against
+ * exact host computations in 128-bit arithmetic (bit by bit for the bit
+ * operations); width-16 vectors lane by lane against the scalar. */
 #include <limits.h>
 
 #include "sg_bi.h"
@@ -210,6 +211,110 @@ static void run_check(struct sg_bi *b, cl_program p, enum ifn f, const struct it
   free(x), free(y), free(z), free(a), free(bb), free(c), free(o), free(ov);
 }
 
+/* cl_khr_extended_bit_ops: a bitfield is `count` bits from bit `offset`,
+ * offset + count <= bits; every 16 consecutive items share one offset and
+ * count, as the lanes of one width-16 vector call do. */
+enum bfn { B_INSERT, B_EXTRACT_SIGNED, B_EXTRACT_UNSIGNED, B_REVERSE, B_COUNT };
+static const char *const bnames[] = {"bitfield_insert", "bitfield_extract_signed",
+                                     "bitfield_extract_unsigned", "bit_reverse"};
+
+/* The result, bit by bit, as an unsigned value of t's width. */
+static unsigned __int128 bref(enum bfn f, const struct ity *t, i128 x, i128 y, unsigned off,
+                              unsigned cnt) {
+  unsigned __int128 ux = (unsigned __int128)umag(t, x), uy = (unsigned __int128)umag(t, y), r = 0;
+  unsigned b = (unsigned)t->bits;
+  for (unsigned i = 0; i < b; i++) {
+    unsigned __int128 bit;
+    if (f == B_INSERT)
+      bit = i >= off && i < off + cnt ? uy >> (i - off) : ux >> i;
+    else if (f == B_REVERSE)
+      bit = ux >> (b - 1 - i);
+    else if (i < cnt)
+      bit = ux >> (off + i);
+    else /* above the field: the sign (the field's top bit) or zero */
+      bit = f == B_EXTRACT_SIGNED && cnt > 0 ? ux >> (off + cnt - 1) : 0;
+    r |= (bit & 1) << i;
+  }
+  return r;
+}
+
+static void emit_bitops(struct sg_bi *b, enum bfn f, const struct ity *t) {
+  const char *T = t->name, *R = T, *pre = f == B_INSERT ? "a[j], b[j], " : "a[j], ";
+  const char *vpre = f == B_INSERT ? "vload16(0, a + j), vload16(0, b + j), " : "vload16(0, a + j), ";
+  char rb[16];
+  if (f == B_EXTRACT_SIGNED || f == B_EXTRACT_UNSIGNED) {
+    snprintf(rb, sizeof(rb), "%s%s", f == B_EXTRACT_UNSIGNED ? "u" : "", T + (T[0] == 'u'));
+    R = rb;
+  }
+  const char *post = f == B_REVERSE ? "" : "off[j / 16], cnt[j / 16]";
+  const char *vpost = f == B_REVERSE ? "" : "off[i], cnt[i]";
+  sg_bi_emit(b, "__kernel void k_%s_%s(__global const %s *a, __global const %s *b, "
+                "__global const uint *off, __global const uint *cnt, __global %s *o) {\n"
+                "  size_t j = get_global_id(0);\n  o[j] = %s(%s%s);\n}\n",
+             bnames[f], T, T, T, R, bnames[f], f == B_REVERSE ? "a[j]" : pre, post);
+  sg_bi_emit(b, "__kernel void v_%s_%s(__global const %s *a, __global const %s *b, "
+                "__global const uint *off, __global const uint *cnt, __global %s *o) {\n"
+                "  size_t i = get_global_id(0), j = i * 16;\n  vstore16(%s(%s%s), 0, o + j);\n}\n",
+             bnames[f], T, T, T, R, bnames[f], f == B_REVERSE ? "vload16(0, a + j)" : vpre, vpost);
+}
+
+static void run_bitops(struct sg_bi *b, cl_program p, enum bfn f, const struct ity *t) {
+  size_t n = IEDGE * IEDGE + IRAND, nv = n / 16, sz = (size_t)t->bits / 8;
+  int rsgn = f == B_EXTRACT_SIGNED || ((f == B_INSERT || f == B_REVERSE) && t->sgn);
+  i128 *x = calloc(n, sizeof(i128)), *y = calloc(n, sizeof(i128));
+  void *a = calloc(n, sz), *bb = calloc(n, sz), *o = calloc(n, sz), *ov = calloc(n, sz);
+  cl_uint *off = calloc(nv, sizeof(cl_uint)), *cnt = calloc(nv, sizeof(cl_uint));
+  for (size_t i = 0; i < n; i++) {
+    int e = i < IEDGE * IEDGE;
+    x[i] = e ? edge_val(t, i % IEDGE) : rand_val(t);
+    y[i] = e ? edge_val(t, i / IEDGE) : rand_val(t);
+    put(t, a, i, x[i]), put(t, bb, i, y[i]);
+  }
+  /* The first fields are the edges: empty at bit 0 and past the top, whole,
+   * the top bit alone. */
+  unsigned bits = (unsigned)t->bits;
+  const unsigned edge[4][2] = {{0, 0}, {bits, 0}, {0, bits}, {bits - 1, 1}}; /* offset, count */
+  for (size_t v = 0; v < nv; v++) {
+    if (v < 4) {
+      off[v] = edge[v][0], cnt[v] = edge[v][1];
+    } else {
+      cnt[v] = (unsigned)(sg_bi_rand() % (bits + 1));
+      off[v] = (unsigned)(sg_bi_rand() % (bits - cnt[v] + 1));
+    }
+  }
+  struct sg_bi_arg args[] = {{a, n * sz, 0},   {bb, n * sz, 0}, {off, nv * sizeof(cl_uint), 0},
+                             {cnt, nv * sizeof(cl_uint), 0}, {o, n * sz, 1}};
+  char name[96];
+  snprintf(name, sizeof(name), "k_%s_%s", bnames[f], t->name);
+  sg_bi_run(b, p, name, n, args, 5, NULL, 0);
+  args[4].host = ov;
+  snprintf(name, sizeof(name), "v_%s_%s", bnames[f], t->name);
+  sg_bi_run(b, p, name, nv, args, 5, NULL, 0);
+  unsigned long fails = 0;
+  const struct ity rt = {t->name, t->bits, rsgn};
+  for (size_t i = 0; i < n; i++) {
+    i128 want = wrap(&rt, (i128)bref(f, t, x[i], y[i], off[i / 16], cnt[i / 16]));
+    i128 got = get(t->bits, rsgn, o, i), gotv = get(t->bits, rsgn, ov, i);
+    if ((got != want || gotv != got) && fails++ < SG_BI_MAX_REPORT)
+      printf("  %s(%s) (%lld, %lld, offset %u, count %u): got %lld (vector lane %lld) expected %lld\n",
+             bnames[f], t->name, (long long)x[i], (long long)y[i], off[i / 16], cnt[i / 16],
+             (long long)got, (long long)gotv, (long long)want);
+  }
+  sg_bi_verdict(b, bnames[f], t->name, fails, (unsigned long)n, 0);
+  free(x), free(y), free(a), free(bb), free(o), free(ov), free(off), free(cnt);
+}
+
+static void bitops(struct sg_bi *b) {
+  for (size_t t = 0; t < 8; t++)
+    for (int f = 0; f < B_COUNT; f++)
+      emit_bitops(b, (enum bfn)f, &itypes[t]);
+  cl_program p = sg_bi_build(b, "");
+  for (size_t t = 0; t < 8; t++)
+    for (int f = 0; f < B_COUNT; f++)
+      run_bitops(b, p, (enum bfn)f, &itypes[t]);
+  clReleaseProgram(p);
+}
+
 int sg_bi_integer(struct sg_bi *b) {
   for (size_t t = 0; t < 8; t++)
     for (int f = 0; f < I_COUNT; f++)
@@ -221,5 +326,6 @@ int sg_bi_integer(struct sg_bi *b) {
       if (applies((enum ifn)f, &itypes[t]))
         run_check(b, p, (enum ifn)f, &itypes[t]);
   clReleaseProgram(p);
+  bitops(b);
   return 0;
 }
