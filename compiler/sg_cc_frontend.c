@@ -232,7 +232,8 @@ void sg_cc_options_free(struct sg_options *opt)
  * `define_from`: clang 19 does not know the name (its header defines it only
  * for SPIR), so the front end defines the macro that declares the built-ins,
  * from that OpenCL C version on (0: never; the sub-group and work-group
- * built-ins exist from OpenCL C 2.0 on, the extended bit operations from 1.0). */
+ * built-ins exist from OpenCL C 2.0 on, the extended bit operations and the
+ * integer dot products from 1.0). */
 static const struct { const char *name; bool feature; uint32_t define_from; } cl_exts[] = {
     {"cl_khr_byte_addressable_store", false, 0},
     {"cl_khr_fp64", false, 0},
@@ -243,6 +244,9 @@ static const struct { const char *name; bool feature; uint32_t define_from; } cl
     {"cl_khr_int64_base_atomics", false, 0},
     {"cl_khr_int64_extended_atomics", false, 0},
     {"cl_khr_extended_bit_ops", false, 100},
+    {"cl_khr_integer_dot_product", false, 100},
+    {"__opencl_c_integer_dot_product_input_4x8bit", true, 100},
+    {"__opencl_c_integer_dot_product_input_4x8bit_packed", true, 100},
     {"__opencl_c_fp64", true, 0},
     {"__opencl_c_int64", true, 0},
     {"__opencl_c_generic_address_space", true, 0},

@@ -132,3 +132,28 @@ SG_BITOPS(int, int, uint, 32)
 SG_BITOPS(uint, int, uint, 32)
 SG_BITOPS(long, long, ulong, 64)
 SG_BITOPS(ulong, long, ulong, 64)
+
+/* cl_khr_integer_dot_product: the sum of four 8-bit products (exact in an
+ * int), and with _acc_sat that sum plus acc, saturated to the result type.
+ * A packed operand holds component 0 in its low byte (as_uchar4). */
+static int dot4(int4 a, int4 b) {
+  int4 p = a * b;
+  return p.x + p.y + p.z + p.w;
+}
+#define SG_DOT(R, A, B, LO, HI, SFX)                                         \
+  SG_OVL R dot(A##4 a, B##4 b) { return (R)dot4(convert_int4(a), convert_int4(b)); } \
+  SG_OVL R dot_acc_sat(A##4 a, B##4 b, R acc) {                              \
+    long s = (long)acc + dot4(convert_int4(a), convert_int4(b));             \
+    return s < (long)LO ? LO : s > (long)HI ? HI : (R)s;                     \
+  }                                                                          \
+  SG_OVL R dot_4x8packed_##SFX(uint a, uint b) {                             \
+    return dot(as_##A##4(a), as_##B##4(b));                                  \
+  }                                                                          \
+  SG_OVL R dot_acc_sat_4x8packed_##SFX(uint a, uint b, R acc) {              \
+    return dot_acc_sat(as_##A##4(a), as_##B##4(b), acc);                     \
+  }
+
+SG_DOT(uint, uchar, uchar, 0, UINT_MAX, uu_uint)
+SG_DOT(int, char, char, INT_MIN, INT_MAX, ss_int)
+SG_DOT(int, uchar, char, INT_MIN, INT_MAX, us_int)
+SG_DOT(int, char, uchar, INT_MIN, INT_MAX, su_int)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Built-in function conformance, integer family (OpenCL C 1.2 s6.12.3, and
- * cl_khr_extended_bit_ops): every function for all 8 integer types against
- * exact host computations in 128-bit arithmetic (bit by bit for the bit
- * operations); width-16 vectors lane by lane against the scalar. */
+ * cl_khr_extended_bit_ops, cl_khr_integer_dot_product): every function for
+ * all 8 integer types against exact host computations in 128-bit arithmetic
+ * (bit by bit for the bit operations, byte by byte for the dot products);
+ * width-16 vectors lane by lane against the scalar. */
 #include <limits.h>
 
 #include "sg_bi.h"
@@ -315,6 +316,76 @@ static void bitops(struct sg_bi *b) {
   clReleaseProgram(p);
 }
 
+/* cl_khr_integer_dot_product: each operand is 4 bytes, given as one uint
+ * (component 0 in the low byte), signed or not; one kernel per form. */
+static const struct {
+  int sa, sb; /* the operands' signedness */
+  const char *ta, *tb, *r, *sfx;
+} dots[] = {{0, 0, "uchar", "uchar", "uint", "uu_uint"},
+            {1, 1, "char", "char", "int", "ss_int"},
+            {0, 1, "uchar", "char", "int", "us_int"},
+            {1, 0, "char", "uchar", "int", "su_int"}};
+enum { DOT_N = 4096 };
+
+static int64_t dot_ref(int sa, int sb, uint32_t a, uint32_t b) {
+  int64_t s = 0;
+  for (int k = 0; k < 4; k++) {
+    int x = (int)((a >> 8 * k) & 0xff), y = (int)((b >> 8 * k) & 0xff);
+    s += (int64_t)(sa && x > 127 ? x - 256 : x) * (sb && y > 127 ? y - 256 : y);
+  }
+  return s;
+}
+
+static void integer_dot(struct sg_bi *b) {
+  for (size_t d = 0; d < 4; d++) {
+    const char *ta = dots[d].ta, *tb = dots[d].tb, *r = dots[d].r, *sfx = dots[d].sfx;
+    sg_bi_emit(b, "__kernel void dot_%s(__global const uint *a, __global const uint *b, "
+                  "__global const %s *c, __global %s *o) {\n  size_t j = get_global_id(0);\n"
+                  "  o[4 * j] = dot(as_%s4(a[j]), as_%s4(b[j]));\n"
+                  "  o[4 * j + 1] = dot_acc_sat(as_%s4(a[j]), as_%s4(b[j]), c[j]);\n"
+                  "  o[4 * j + 2] = dot_4x8packed_%s(a[j], b[j]);\n"
+                  "  o[4 * j + 3] = dot_acc_sat_4x8packed_%s(a[j], b[j], c[j]);\n}\n",
+               sfx, r, r, ta, tb, ta, tb, sfx, sfx);
+  }
+  cl_program p = sg_bi_build(b, "");
+  static uint32_t a[DOT_N], bb[DOT_N], c[DOT_N], o[4 * DOT_N];
+  /* Edges first: bytes 0x00, 0x7f, 0x80, 0xff against each other, with
+   * accumulators at both ends of int and uint. */
+  const uint32_t bytes[] = {0x00000000, 0x7f7f7f7f, 0x80808080, 0xffffffff};
+  const uint32_t accs[] = {0, 1, 0x7fffffff, 0x80000000, 0xffffffff, 0x7ffc0000, 0x80040000, 0xfffc0000};
+  for (size_t i = 0; i < DOT_N; i++) {
+    int e = i < 4 * 4 * 8;
+    a[i] = e ? bytes[i % 4] : (uint32_t)sg_bi_rand();
+    bb[i] = e ? bytes[i / 4 % 4] : (uint32_t)sg_bi_rand();
+    c[i] = e ? accs[i / 16 % 8] : (uint32_t)sg_bi_rand();
+  }
+  struct sg_bi_arg args[] = {{a, sizeof a, 0}, {bb, sizeof bb, 0}, {c, sizeof c, 0}, {o, sizeof o, 1}};
+  static const char *const forms[] = {"dot", "dot_acc_sat", "dot_4x8packed", "dot_acc_sat_4x8packed"};
+  for (size_t d = 0; d < 4; d++) {
+    char name[64];
+    snprintf(name, sizeof(name), "dot_%s", dots[d].sfx);
+    sg_bi_run(b, p, name, DOT_N, args, 4, NULL, 0);
+    int is_uint = d == 0;
+    int64_t lo = is_uint ? 0 : INT32_MIN, hi = is_uint ? (int64_t)UINT32_MAX : INT32_MAX;
+    for (int f = 0; f < 4; f++) {
+      unsigned long fails = 0;
+      for (size_t i = 0; i < DOT_N; i++) {
+        int64_t want = dot_ref(dots[d].sa, dots[d].sb, a[i], bb[i]);
+        if (f & 1) { /* + acc, saturated */
+          want += is_uint ? (int64_t)c[i] : (int64_t)(int32_t)c[i];
+          want = want < lo ? lo : want > hi ? hi : want;
+        }
+        int64_t got = is_uint ? (int64_t)o[4 * i + f] : (int64_t)(int32_t)o[4 * i + f];
+        if (got != want && fails++ < SG_BI_MAX_REPORT)
+          printf("  %s_%s (0x%08x, 0x%08x, acc 0x%08x): got %lld expected %lld\n", forms[f],
+                 dots[d].sfx, a[i], bb[i], c[i], (long long)got, (long long)want);
+      }
+      sg_bi_verdict(b, forms[f], dots[d].sfx, fails, DOT_N, 0);
+    }
+  }
+  clReleaseProgram(p);
+}
+
 int sg_bi_integer(struct sg_bi *b) {
   for (size_t t = 0; t < 8; t++)
     for (int f = 0; f < I_COUNT; f++)
@@ -327,5 +398,6 @@ int sg_bi_integer(struct sg_bi *b) {
         run_check(b, p, (enum ifn)f, &itypes[t]);
   clReleaseProgram(p);
   bitops(b);
+  integer_dot(b);
   return 0;
 }
