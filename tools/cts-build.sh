@@ -45,7 +45,7 @@ while [ $# -gt 0 ]; do
   *) break ;;
   esac
 done
-[ $# -ge 1 ] && [ $# -le 2 ] || usage
+case $# in 1 | 2) ;; *) usage ;; esac
 src=$(cd "$1" && pwd)
 [ -f "$src/test_conformance/CMakeLists.txt" ] || { echo "cts-build.sh: $src is no OpenCL-CTS checkout" >&2; exit 2; }
 build=${2:-$src/build}
