@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* compiler/devlib: integer functions (OpenCL C 1.2 s6.12.3, ctz from 2.0)
- * for every integer type, scalars and vectors. */
+ * for every integer type, scalars and vectors, and those of
+ * cl_khr_extended_bit_ops and cl_khr_integer_dot_product. */
 #include "sg_devlib.h"
 
 /* T: the type, U: its unsigned twin, B: bits, LO/HI: its range, W: a type
