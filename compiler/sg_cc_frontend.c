@@ -260,6 +260,7 @@ static const struct { const char *name; bool feature; uint32_t define_from; } cl
     {"cl_khr_subgroup_shuffle", false, 200},
     {"cl_khr_subgroup_shuffle_relative", false, 200},
     {"cl_khr_subgroup_non_uniform_vote", false, 200},
+    {"cl_khr_subgroup_rotate", false, 200},
     {"__opencl_c_subgroups", true, 0},
     {"__opencl_c_work_group_collective_functions", true, 200},
     {"cl_khr_3d_image_writes", false, 0},

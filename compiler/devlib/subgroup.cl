@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* compiler/devlib: sub-group functions (cl_khr_subgroups, OpenCL C 3.0
  * s6.15.16, cl_khr_subgroup_ballot, cl_khr_subgroup_shuffle,
- * cl_khr_subgroup_shuffle_relative, cl_khr_subgroup_non_uniform_vote). A sub-group is
+ * cl_khr_subgroup_shuffle_relative, cl_khr_subgroup_non_uniform_vote,
+ * cl_khr_subgroup_rotate). A sub-group is
  * one warp of the CTA (the last one may be partial); everything is built on
  * the warp instructions sg.vote, sg.ballot and sg.shfl (docs/isa.md,
  * docs/collectives.md). */
@@ -9,6 +10,7 @@
 #define cl_khr_subgroup_shuffle 1
 #define cl_khr_subgroup_shuffle_relative 1
 #define cl_khr_subgroup_non_uniform_vote 1
+#define cl_khr_subgroup_rotate 1
 #include "sg_devlib.h"
 
 #define SG_LANE() ((uint)SG_CSRR(SG_CSR_LANE))
@@ -207,6 +209,34 @@ SG_SHUFFLES_RELATIVE(long)
 SG_SHUFFLES_RELATIVE(ulong)
 SG_SHUFFLES_RELATIVE(float)
 SG_SHUFFLES_RELATIVE(double)
+
+/* ---- cl_khr_subgroup_rotate ------------------------------------------- */
+
+/* The lane delta further on, modulo the maximum sub-group size (or within
+ * the lane's cluster); delta may be negative, and sizes need not be powers
+ * of two. */
+static uint rotated(uint first, uint lane, int delta, uint size) {
+  long r = ((long)lane + delta) % (long)size;
+  return first + (uint)(r < 0 ? r + size : r);
+}
+#define SG_ROTATE(T)                                                         \
+  SG_OVL T sub_group_rotate(T x, int delta) {                                \
+    return sg_shfl(x, rotated(0, SG_LANE(), delta, get_max_sub_group_size())); \
+  }                                                                          \
+  SG_OVL T sub_group_clustered_rotate(T x, int delta, uint clustersize) {    \
+    uint lane = SG_LANE(), first = lane - lane % clustersize;                \
+    return sg_shfl(x, rotated(first, lane - first, delta, clustersize));     \
+  }
+SG_ROTATE(char)
+SG_ROTATE(uchar)
+SG_ROTATE(short)
+SG_ROTATE(ushort)
+SG_ROTATE(int)
+SG_ROTATE(uint)
+SG_ROTATE(long)
+SG_ROTATE(ulong)
+SG_ROTATE(float)
+SG_ROTATE(double)
 
 /* ---- cl_khr_subgroup_non_uniform_vote --------------------------------- */
 
