@@ -229,37 +229,47 @@ void sg_cc_options_free(struct sg_options *opt)
 /* ---- What the device supports --------------------------------------------- */
 
 /* One list: the device reports exactly what clang is told to enable.
- * `define`: clang 19 does not know the name (its header defines it only for
- * SPIR), so the front end defines the macro that declares the built-ins. */
-static const struct { const char *name; bool feature, define; } cl_exts[] = {
-    {"cl_khr_byte_addressable_store", false, false},
-    {"cl_khr_fp64", false, false},
-    {"cl_khr_global_int32_base_atomics", false, false},
-    {"cl_khr_global_int32_extended_atomics", false, false},
-    {"cl_khr_local_int32_base_atomics", false, false},
-    {"cl_khr_local_int32_extended_atomics", false, false},
-    {"cl_khr_int64_base_atomics", false, false},
-    {"cl_khr_int64_extended_atomics", false, false},
-    {"__opencl_c_fp64", true, false},
-    {"__opencl_c_int64", true, false},
-    {"__opencl_c_generic_address_space", true, false},
-    {"__opencl_c_program_scope_global_variables", true, false},
-    {"__opencl_c_atomic_order_acq_rel", true, false},
-    {"__opencl_c_atomic_order_seq_cst", true, false},
-    {"__opencl_c_atomic_scope_device", true, true},
-    {"__opencl_c_atomic_scope_all_devices", true, true},
-    {"cl_khr_subgroups", false, false},
-    {"cl_khr_subgroup_ballot", false, true},
-    {"cl_khr_subgroup_shuffle", false, true},
-    {"__opencl_c_subgroups", true, false},
-    {"__opencl_c_work_group_collective_functions", true, true},
-    {"cl_khr_3d_image_writes", false, false},
-    {"cl_khr_depth_images", false, false},
-    {"cl_khr_image2d_from_buffer", false, true}, /* an API extension, with a macro as usual */
-    {"cl_khr_srgb_image_writes", false, false},
-    {"__opencl_c_images", true, false},
-    {"__opencl_c_read_write_images", true, false},
-    {"__opencl_c_3d_image_writes", true, false},
+ * `define_from`: clang 19 does not know the name (its header defines it only
+ * for SPIR), so the front end defines the macro that declares the built-ins,
+ * from that OpenCL C version on (0: never; the sub-group and work-group
+ * built-ins exist from OpenCL C 2.0 on, the extended bit operations and the
+ * integer dot products from 1.0). */
+static const struct { const char *name; bool feature; uint32_t define_from; } cl_exts[] = {
+    {"cl_khr_byte_addressable_store", false, 0},
+    {"cl_khr_fp64", false, 0},
+    {"cl_khr_global_int32_base_atomics", false, 0},
+    {"cl_khr_global_int32_extended_atomics", false, 0},
+    {"cl_khr_local_int32_base_atomics", false, 0},
+    {"cl_khr_local_int32_extended_atomics", false, 0},
+    {"cl_khr_int64_base_atomics", false, 0},
+    {"cl_khr_int64_extended_atomics", false, 0},
+    {"cl_khr_extended_bit_ops", false, 100},
+    {"cl_khr_integer_dot_product", false, 100},
+    {"__opencl_c_integer_dot_product_input_4x8bit", true, 100},
+    {"__opencl_c_integer_dot_product_input_4x8bit_packed", true, 100},
+    {"__opencl_c_fp64", true, 0},
+    {"__opencl_c_int64", true, 0},
+    {"__opencl_c_generic_address_space", true, 0},
+    {"__opencl_c_program_scope_global_variables", true, 0},
+    {"__opencl_c_atomic_order_acq_rel", true, 0},
+    {"__opencl_c_atomic_order_seq_cst", true, 0},
+    {"__opencl_c_atomic_scope_device", true, 200},
+    {"__opencl_c_atomic_scope_all_devices", true, 200},
+    {"cl_khr_subgroups", false, 0},
+    {"cl_khr_subgroup_ballot", false, 200},
+    {"cl_khr_subgroup_shuffle", false, 200},
+    {"cl_khr_subgroup_shuffle_relative", false, 200},
+    {"cl_khr_subgroup_non_uniform_vote", false, 200},
+    {"cl_khr_subgroup_rotate", false, 200},
+    {"__opencl_c_subgroups", true, 0},
+    {"__opencl_c_work_group_collective_functions", true, 200},
+    {"cl_khr_3d_image_writes", false, 0},
+    {"cl_khr_depth_images", false, 0},
+    {"cl_khr_image2d_from_buffer", false, 200}, /* an API extension, with a macro as usual */
+    {"cl_khr_srgb_image_writes", false, 0},
+    {"__opencl_c_images", true, 0},
+    {"__opencl_c_read_write_images", true, 0},
+    {"__opencl_c_3d_image_writes", true, 0},
 };
 #define NUM_EXTS (sizeof cl_exts / sizeof cl_exts[0])
 
@@ -438,10 +448,9 @@ static enum sg_status run_clang(const char *dir, const struct sg_options *opt,
     return SG_ENOMEM;
   memcpy(argv, fixed, sizeof fixed);
   size_t n = nfixed;
-  /* The sub-group and work-group built-ins exist from OpenCL C 2.0 on. */
   char defs[NUM_EXTS][64];
-  for (size_t i = 0; i < NUM_EXTS && opt->cl_c_version >= 200; i++)
-    if (cl_exts[i].define) {
+  for (size_t i = 0; i < NUM_EXTS; i++)
+    if (cl_exts[i].define_from && opt->cl_c_version >= cl_exts[i].define_from) {
       snprintf(defs[i], sizeof defs[i], "-D%s=1", cl_exts[i].name);
       argv[n++] = defs[i];
     }

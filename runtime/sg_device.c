@@ -2,6 +2,7 @@
 /* runtime/ device (DESIGN.md 3, 5): the one SoftGPU device. Its limits follow
  * the machine configuration (SOFTGPU_CONFIG), its extensions and OpenCL C
  * features are exactly what the compiler enables. */
+#include <CL/cl_ext.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -171,6 +172,11 @@ static cl_int device_info(cl_device_id d, cl_device_info param_name, size_t para
   case CL_DEVICE_MAX_NUM_SUB_GROUPS: UINT((cl_uint)((wg + c->warp_size - 1) / c->warp_size));
   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: BOOL(CL_TRUE);
   case CL_DEVICE_EXECUTION_CAPABILITIES: SG_INFO_VAL(cl_device_exec_capabilities, CL_EXEC_KERNEL);
+  /* cl_khr_integer_dot_product (compiler/devlib/integer.cl): both forms. */
+  case CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR:
+    SG_INFO_VAL(cl_device_integer_dot_product_capabilities_khr,
+                CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR |
+                    CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR);
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT:
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT:

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* compiler/devlib: integer functions (OpenCL C 1.2 s6.12.3, ctz from 2.0)
- * for every integer type, scalars and vectors. */
+ * for every integer type, scalars and vectors, and those of
+ * cl_khr_extended_bit_ops and cl_khr_integer_dot_product. */
 #include "sg_devlib.h"
 
 /* T: the type, U: its unsigned twin, B: bits, LO/HI: its range, W: a type
@@ -97,3 +98,63 @@ SG_UPSAMPLE(int, short, ushort, 16)
 SG_UPSAMPLE(uint, ushort, ushort, 16)
 SG_UPSAMPLE(long, int, uint, 32)
 SG_UPSAMPLE(ulong, uint, uint, 32)
+
+/* cl_khr_extended_bit_ops. S and U: T's signed and unsigned twins, B: its
+ * bits. A count of 0 selects no bits (offset may then be B); the (U) casts
+ * keep char and short from promoting to a sign-extended int before a shift. */
+#define SG_BITOPS(T, S, U, B)                                                \
+  SG_OVL T bitfield_insert(T base, T insert, uint offset, uint count) {      \
+    if (count == 0)                                                          \
+      return base;                                                           \
+    U m = (U)((U)((U)~(U)0 >> (B - count)) << offset);                       \
+    return (T)(((U)base & (U)~m) | ((U)((U)insert << offset) & m));          \
+  }                                                                          \
+  SG_OVL S bitfield_extract_signed(T base, uint offset, uint count) {        \
+    if (count == 0)                                                          \
+      return 0;                                                              \
+    return (S)((S)((U)base << (B - count - offset)) >> (B - count));         \
+  }                                                                          \
+  SG_OVL U bitfield_extract_unsigned(T base, uint offset, uint count) {      \
+    if (count == 0)                                                          \
+      return 0;                                                              \
+    return (U)((U)((U)base >> offset) & (U)((U)~(U)0 >> (B - count)));       \
+  }                                                                          \
+  SG_OVL T bit_reverse(T x) { return (T)__builtin_bitreverse##B((U)x); }     \
+  SG_VEC_2SS(bitfield_insert, T, T, uint)                                    \
+  SG_VEC_3SS(bitfield_extract_signed, S, T, uint)                            \
+  SG_VEC_3SS(bitfield_extract_unsigned, U, T, uint)                          \
+  SG_VEC_1(bit_reverse, T, T)
+
+SG_BITOPS(char, char, uchar, 8)
+SG_BITOPS(uchar, char, uchar, 8)
+SG_BITOPS(short, short, ushort, 16)
+SG_BITOPS(ushort, short, ushort, 16)
+SG_BITOPS(int, int, uint, 32)
+SG_BITOPS(uint, int, uint, 32)
+SG_BITOPS(long, long, ulong, 64)
+SG_BITOPS(ulong, long, ulong, 64)
+
+/* cl_khr_integer_dot_product: the sum of four 8-bit products (exact in an
+ * int), and with _acc_sat that sum plus acc, saturated to the result type.
+ * A packed operand holds component 0 in its low byte (as_uchar4). */
+static int dot4(int4 a, int4 b) {
+  int4 p = a * b;
+  return p.x + p.y + p.z + p.w;
+}
+#define SG_DOT(R, A, B, LO, HI, SFX)                                         \
+  SG_OVL R dot(A##4 a, B##4 b) { return (R)dot4(convert_int4(a), convert_int4(b)); } \
+  SG_OVL R dot_acc_sat(A##4 a, B##4 b, R acc) {                              \
+    long s = (long)acc + dot4(convert_int4(a), convert_int4(b));             \
+    return s < (long)LO ? LO : s > (long)HI ? HI : (R)s;                     \
+  }                                                                          \
+  SG_OVL R dot_4x8packed_##SFX(uint a, uint b) {                             \
+    return dot(as_##A##4(a), as_##B##4(b));                                  \
+  }                                                                          \
+  SG_OVL R dot_acc_sat_4x8packed_##SFX(uint a, uint b, R acc) {              \
+    return dot_acc_sat(as_##A##4(a), as_##B##4(b), acc);                     \
+  }
+
+SG_DOT(uint, uchar, uchar, 0, UINT_MAX, uu_uint)
+SG_DOT(int, char, char, INT_MIN, INT_MAX, ss_int)
+SG_DOT(int, uchar, char, INT_MIN, INT_MAX, us_int)
+SG_DOT(int, char, uchar, INT_MIN, INT_MAX, su_int)

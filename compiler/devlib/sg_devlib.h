@@ -149,6 +149,25 @@
     return (R##16)(NAME(x.lo, y, z), NAME(x.hi, y, z));                      \
   }
 
+/* R NAME(T x, T y, U a, U b): two vectors and two scalars (bitfield_insert). */
+#define SG_VEC_2SS(NAME, R, T, U)                                            \
+  SG_OVL R##2 NAME(T##2 x, T##2 y, U a, U b) {                               \
+    return (R##2)(NAME(x.s0, y.s0, a, b), NAME(x.s1, y.s1, a, b));           \
+  }                                                                          \
+  SG_OVL R##3 NAME(T##3 x, T##3 y, U a, U b) {                               \
+    return (R##3)(NAME(x.s0, y.s0, a, b), NAME(x.s1, y.s1, a, b),            \
+                  NAME(x.s2, y.s2, a, b));                                   \
+  }                                                                          \
+  SG_OVL R##4 NAME(T##4 x, T##4 y, U a, U b) {                               \
+    return (R##4)(NAME(x.lo, y.lo, a, b), NAME(x.hi, y.hi, a, b));           \
+  }                                                                          \
+  SG_OVL R##8 NAME(T##8 x, T##8 y, U a, U b) {                               \
+    return (R##8)(NAME(x.lo, y.lo, a, b), NAME(x.hi, y.hi, a, b));           \
+  }                                                                          \
+  SG_OVL R##16 NAME(T##16 x, T##16 y, U a, U b) {                            \
+    return (R##16)(NAME(x.lo, y.lo, a, b), NAME(x.hi, y.hi, a, b));          \
+  }
+
 /* Mixed scalar/vector arguments of the common functions: scalar first
  * argument (step), two scalar first arguments (smoothstep), scalar last
  * argument (mix). */

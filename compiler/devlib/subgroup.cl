@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* compiler/devlib: sub-group functions (cl_khr_subgroups, OpenCL C 3.0
- * s6.15.16, cl_khr_subgroup_ballot, cl_khr_subgroup_shuffle). A sub-group is
+ * s6.15.16, cl_khr_subgroup_ballot, cl_khr_subgroup_shuffle,
+ * cl_khr_subgroup_shuffle_relative, cl_khr_subgroup_non_uniform_vote,
+ * cl_khr_subgroup_rotate). A sub-group is
  * one warp of the CTA (the last one may be partial); everything is built on
  * the warp instructions sg.vote, sg.ballot and sg.shfl (docs/isa.md,
  * docs/collectives.md). */
 #define cl_khr_subgroup_ballot 1
 #define cl_khr_subgroup_shuffle 1
+#define cl_khr_subgroup_shuffle_relative 1
+#define cl_khr_subgroup_non_uniform_vote 1
+#define cl_khr_subgroup_rotate 1
 #include "sg_devlib.h"
 
 #define SG_LANE() ((uint)SG_CSRR(SG_CSR_LANE))
@@ -182,6 +187,80 @@ SG_SHUFFLES(long)
 SG_SHUFFLES(ulong)
 SG_SHUFFLES(float)
 SG_SHUFFLES(double)
+
+/* ---- cl_khr_subgroup_shuffle_relative --------------------------------- */
+
+/* A lane outside the sub-group (undefined by the extension) reads the
+ * caller's own value: sg.shfl's rule for a lane that is not active. */
+#define SG_SHUFFLES_RELATIVE(T)                                              \
+  SG_OVL T sub_group_shuffle_up(T x, uint delta) {                           \
+    return sg_shfl(x, SG_LANE() - delta);                                    \
+  }                                                                          \
+  SG_OVL T sub_group_shuffle_down(T x, uint delta) {                         \
+    return sg_shfl(x, SG_LANE() + delta);                                    \
+  }
+SG_SHUFFLES_RELATIVE(char)
+SG_SHUFFLES_RELATIVE(uchar)
+SG_SHUFFLES_RELATIVE(short)
+SG_SHUFFLES_RELATIVE(ushort)
+SG_SHUFFLES_RELATIVE(int)
+SG_SHUFFLES_RELATIVE(uint)
+SG_SHUFFLES_RELATIVE(long)
+SG_SHUFFLES_RELATIVE(ulong)
+SG_SHUFFLES_RELATIVE(float)
+SG_SHUFFLES_RELATIVE(double)
+
+/* ---- cl_khr_subgroup_rotate ------------------------------------------- */
+
+/* The lane delta further on, modulo the maximum sub-group size (or within
+ * the lane's cluster); delta may be negative, and sizes need not be powers
+ * of two. */
+static uint rotated(uint first, uint lane, int delta, uint size) {
+  long r = ((long)lane + delta) % (long)size;
+  return first + (uint)(r < 0 ? r + size : r);
+}
+#define SG_ROTATE(T)                                                         \
+  SG_OVL T sub_group_rotate(T x, int delta) {                                \
+    return sg_shfl(x, rotated(0, SG_LANE(), delta, get_max_sub_group_size())); \
+  }                                                                          \
+  SG_OVL T sub_group_clustered_rotate(T x, int delta, uint clustersize) {    \
+    uint lane = SG_LANE(), first = lane - lane % clustersize;                \
+    return sg_shfl(x, rotated(first, lane - first, delta, clustersize));     \
+  }
+SG_ROTATE(char)
+SG_ROTATE(uchar)
+SG_ROTATE(short)
+SG_ROTATE(ushort)
+SG_ROTATE(int)
+SG_ROTATE(uint)
+SG_ROTATE(long)
+SG_ROTATE(ulong)
+SG_ROTATE(float)
+SG_ROTATE(double)
+
+/* ---- cl_khr_subgroup_non_uniform_vote --------------------------------- */
+
+/* Over the active lanes only: sg.vote and sg.ballot see just those, and the
+ * lowest of them is the one elected and the one all_equal compares with
+ * (== on floating types: NaN equals nothing). */
+static uint first_active(void) { return (uint)__builtin_ctzl(ballot64(1)); }
+SG_OVL int sub_group_elect(void) { return SG_LANE() == first_active(); }
+SG_OVL int sub_group_non_uniform_all(int pred) { return (int)vote_all(pred); }
+SG_OVL int sub_group_non_uniform_any(int pred) { return (int)vote_any(pred); }
+#define SG_ALL_EQUAL(T)                                                      \
+  SG_OVL int sub_group_non_uniform_all_equal(T x) {                          \
+    return (int)vote_all(x == sg_shfl(x, first_active()));                   \
+  }
+SG_ALL_EQUAL(char)
+SG_ALL_EQUAL(uchar)
+SG_ALL_EQUAL(short)
+SG_ALL_EQUAL(ushort)
+SG_ALL_EQUAL(int)
+SG_ALL_EQUAL(uint)
+SG_ALL_EQUAL(long)
+SG_ALL_EQUAL(ulong)
+SG_ALL_EQUAL(float)
+SG_ALL_EQUAL(double)
 
 /* ---- cl_khr_subgroup_ballot ------------------------------------------- */
 

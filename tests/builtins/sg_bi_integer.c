@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Built-in function conformance, integer family (OpenCL C 1.2 s6.12.3):
- * every function for all 8 integer types against exact host computations
- * in 128-bit arithmetic; width-16 vectors lane by lane against the scalar. */
+/* Built-in function conformance, integer family (OpenCL C 1.2 s6.12.3, and
+ * cl_khr_extended_bit_ops, cl_khr_integer_dot_product): every function for
+ * all 8 integer types against exact host computations in 128-bit arithmetic
+ * (bit by bit for the bit operations, byte by byte for the dot products);
+ * width-16 vectors lane by lane against the scalar. */
 #include <limits.h>
 
 #include "sg_bi.h"
@@ -210,6 +212,180 @@ static void run_check(struct sg_bi *b, cl_program p, enum ifn f, const struct it
   free(x), free(y), free(z), free(a), free(bb), free(c), free(o), free(ov);
 }
 
+/* cl_khr_extended_bit_ops: a bitfield is `count` bits from bit `offset`,
+ * offset + count <= bits; every 16 consecutive items share one offset and
+ * count, as the lanes of one width-16 vector call do. */
+enum bfn { B_INSERT, B_EXTRACT_SIGNED, B_EXTRACT_UNSIGNED, B_REVERSE, B_COUNT };
+static const char *const bnames[] = {"bitfield_insert", "bitfield_extract_signed",
+                                     "bitfield_extract_unsigned", "bit_reverse"};
+
+/* The result, bit by bit, as an unsigned value of t's width. */
+static unsigned __int128 bref(enum bfn f, const struct ity *t, i128 x, i128 y, unsigned off,
+                              unsigned cnt) {
+  unsigned __int128 ux = (unsigned __int128)umag(t, x), uy = (unsigned __int128)umag(t, y), r = 0;
+  unsigned b = (unsigned)t->bits;
+  for (unsigned i = 0; i < b; i++) {
+    unsigned __int128 bit;
+    if (f == B_INSERT)
+      bit = i >= off && i < off + cnt ? uy >> (i - off) : ux >> i;
+    else if (f == B_REVERSE)
+      bit = ux >> (b - 1 - i);
+    else if (i < cnt)
+      bit = ux >> (off + i);
+    else /* above the field: the sign (the field's top bit) or zero */
+      bit = f == B_EXTRACT_SIGNED && cnt > 0 ? ux >> (off + cnt - 1) : 0;
+    r |= (bit & 1) << i;
+  }
+  return r;
+}
+
+static void emit_bitops(struct sg_bi *b, enum bfn f, const struct ity *t) {
+  const char *T = t->name, *R = T, *pre = f == B_INSERT ? "a[j], b[j], " : "a[j], ";
+  const char *vpre = f == B_INSERT ? "vload16(0, a + j), vload16(0, b + j), " : "vload16(0, a + j), ";
+  char rb[16];
+  if (f == B_EXTRACT_SIGNED || f == B_EXTRACT_UNSIGNED) {
+    snprintf(rb, sizeof(rb), "%s%s", f == B_EXTRACT_UNSIGNED ? "u" : "", T + (T[0] == 'u'));
+    R = rb;
+  }
+  const char *post = f == B_REVERSE ? "" : "off[j / 16], cnt[j / 16]";
+  const char *vpost = f == B_REVERSE ? "" : "off[i], cnt[i]";
+  sg_bi_emit(b, "__kernel void k_%s_%s(__global const %s *a, __global const %s *b, "
+                "__global const uint *off, __global const uint *cnt, __global %s *o) {\n"
+                "  size_t j = get_global_id(0);\n  o[j] = %s(%s%s);\n}\n",
+             bnames[f], T, T, T, R, bnames[f], f == B_REVERSE ? "a[j]" : pre, post);
+  sg_bi_emit(b, "__kernel void v_%s_%s(__global const %s *a, __global const %s *b, "
+                "__global const uint *off, __global const uint *cnt, __global %s *o) {\n"
+                "  size_t i = get_global_id(0), j = i * 16;\n  vstore16(%s(%s%s), 0, o + j);\n}\n",
+             bnames[f], T, T, T, R, bnames[f], f == B_REVERSE ? "vload16(0, a + j)" : vpre, vpost);
+}
+
+static void run_bitops(struct sg_bi *b, cl_program p, enum bfn f, const struct ity *t) {
+  size_t n = IEDGE * IEDGE + IRAND, nv = n / 16, sz = (size_t)t->bits / 8;
+  int rsgn = f == B_EXTRACT_SIGNED || ((f == B_INSERT || f == B_REVERSE) && t->sgn);
+  i128 *x = calloc(n, sizeof(i128)), *y = calloc(n, sizeof(i128));
+  void *a = calloc(n, sz), *bb = calloc(n, sz), *o = calloc(n, sz), *ov = calloc(n, sz);
+  cl_uint *off = calloc(nv, sizeof(cl_uint)), *cnt = calloc(nv, sizeof(cl_uint));
+  for (size_t i = 0; i < n; i++) {
+    int e = i < IEDGE * IEDGE;
+    x[i] = e ? edge_val(t, i % IEDGE) : rand_val(t);
+    y[i] = e ? edge_val(t, i / IEDGE) : rand_val(t);
+    put(t, a, i, x[i]), put(t, bb, i, y[i]);
+  }
+  /* The first fields are the edges: empty at bit 0 and past the top, whole,
+   * the top bit alone. */
+  unsigned bits = (unsigned)t->bits;
+  const unsigned edge[4][2] = {{0, 0}, {bits, 0}, {0, bits}, {bits - 1, 1}}; /* offset, count */
+  for (size_t v = 0; v < nv; v++) {
+    if (v < 4) {
+      off[v] = edge[v][0], cnt[v] = edge[v][1];
+    } else {
+      cnt[v] = (unsigned)(sg_bi_rand() % (bits + 1));
+      off[v] = (unsigned)(sg_bi_rand() % (bits - cnt[v] + 1));
+    }
+  }
+  struct sg_bi_arg args[] = {{a, n * sz, 0},   {bb, n * sz, 0}, {off, nv * sizeof(cl_uint), 0},
+                             {cnt, nv * sizeof(cl_uint), 0}, {o, n * sz, 1}};
+  char name[96];
+  snprintf(name, sizeof(name), "k_%s_%s", bnames[f], t->name);
+  sg_bi_run(b, p, name, n, args, 5, NULL, 0);
+  args[4].host = ov;
+  snprintf(name, sizeof(name), "v_%s_%s", bnames[f], t->name);
+  sg_bi_run(b, p, name, nv, args, 5, NULL, 0);
+  unsigned long fails = 0;
+  const struct ity rt = {t->name, t->bits, rsgn};
+  for (size_t i = 0; i < n; i++) {
+    i128 want = wrap(&rt, (i128)bref(f, t, x[i], y[i], off[i / 16], cnt[i / 16]));
+    i128 got = get(t->bits, rsgn, o, i), gotv = get(t->bits, rsgn, ov, i);
+    if ((got != want || gotv != got) && fails++ < SG_BI_MAX_REPORT)
+      printf("  %s(%s) (%lld, %lld, offset %u, count %u): got %lld (vector lane %lld) expected %lld\n",
+             bnames[f], t->name, (long long)x[i], (long long)y[i], off[i / 16], cnt[i / 16],
+             (long long)got, (long long)gotv, (long long)want);
+  }
+  sg_bi_verdict(b, bnames[f], t->name, fails, (unsigned long)n, 0);
+  free(x), free(y), free(a), free(bb), free(o), free(ov), free(off), free(cnt);
+}
+
+static void bitops(struct sg_bi *b) {
+  for (size_t t = 0; t < 8; t++)
+    for (int f = 0; f < B_COUNT; f++)
+      emit_bitops(b, (enum bfn)f, &itypes[t]);
+  cl_program p = sg_bi_build(b, "");
+  for (size_t t = 0; t < 8; t++)
+    for (int f = 0; f < B_COUNT; f++)
+      run_bitops(b, p, (enum bfn)f, &itypes[t]);
+  clReleaseProgram(p);
+}
+
+/* cl_khr_integer_dot_product: each operand is 4 bytes, given as one uint
+ * (component 0 in the low byte), signed or not; one kernel per form. */
+static const struct {
+  int sa, sb; /* the operands' signedness */
+  const char *ta, *tb, *r, *sfx;
+} dots[] = {{0, 0, "uchar", "uchar", "uint", "uu_uint"},
+            {1, 1, "char", "char", "int", "ss_int"},
+            {0, 1, "uchar", "char", "int", "us_int"},
+            {1, 0, "char", "uchar", "int", "su_int"}};
+enum { DOT_N = 4096 };
+
+static int64_t dot_ref(int sa, int sb, uint32_t a, uint32_t b) {
+  int64_t s = 0;
+  for (int k = 0; k < 4; k++) {
+    int x = (int)((a >> 8 * k) & 0xff), y = (int)((b >> 8 * k) & 0xff);
+    s += (int64_t)(sa && x > 127 ? x - 256 : x) * (sb && y > 127 ? y - 256 : y);
+  }
+  return s;
+}
+
+static void integer_dot(struct sg_bi *b) {
+  for (size_t d = 0; d < 4; d++) {
+    const char *ta = dots[d].ta, *tb = dots[d].tb, *r = dots[d].r, *sfx = dots[d].sfx;
+    sg_bi_emit(b, "__kernel void dot_%s(__global const uint *a, __global const uint *b, "
+                  "__global const %s *c, __global %s *o) {\n  size_t j = get_global_id(0);\n"
+                  "  o[4 * j] = dot(as_%s4(a[j]), as_%s4(b[j]));\n"
+                  "  o[4 * j + 1] = dot_acc_sat(as_%s4(a[j]), as_%s4(b[j]), c[j]);\n"
+                  "  o[4 * j + 2] = dot_4x8packed_%s(a[j], b[j]);\n"
+                  "  o[4 * j + 3] = dot_acc_sat_4x8packed_%s(a[j], b[j], c[j]);\n}\n",
+               sfx, r, r, ta, tb, ta, tb, sfx, sfx);
+  }
+  cl_program p = sg_bi_build(b, "");
+  static uint32_t a[DOT_N], bb[DOT_N], c[DOT_N], o[4 * DOT_N];
+  /* Edges first: bytes 0x00, 0x7f, 0x80, 0xff against each other, with
+   * accumulators at both ends of int and uint. */
+  const uint32_t bytes[] = {0x00000000, 0x7f7f7f7f, 0x80808080, 0xffffffff};
+  const uint32_t accs[] = {0, 1, 0x7fffffff, 0x80000000, 0xffffffff, 0x7ffc0000, 0x80040000, 0xfffc0000};
+  for (size_t i = 0; i < DOT_N; i++) {
+    int e = i < 4 * 4 * 8;
+    a[i] = e ? bytes[i % 4] : (uint32_t)sg_bi_rand();
+    bb[i] = e ? bytes[i / 4 % 4] : (uint32_t)sg_bi_rand();
+    c[i] = e ? accs[i / 16 % 8] : (uint32_t)sg_bi_rand();
+  }
+  struct sg_bi_arg args[] = {{a, sizeof a, 0}, {bb, sizeof bb, 0}, {c, sizeof c, 0}, {o, sizeof o, 1}};
+  static const char *const forms[] = {"dot", "dot_acc_sat", "dot_4x8packed", "dot_acc_sat_4x8packed"};
+  for (size_t d = 0; d < 4; d++) {
+    char name[64];
+    snprintf(name, sizeof(name), "dot_%s", dots[d].sfx);
+    sg_bi_run(b, p, name, DOT_N, args, 4, NULL, 0);
+    int is_uint = d == 0;
+    int64_t lo = is_uint ? 0 : INT32_MIN, hi = is_uint ? (int64_t)UINT32_MAX : INT32_MAX;
+    for (int f = 0; f < 4; f++) {
+      unsigned long fails = 0;
+      for (size_t i = 0; i < DOT_N; i++) {
+        int64_t want = dot_ref(dots[d].sa, dots[d].sb, a[i], bb[i]);
+        if (f & 1) { /* + acc, saturated */
+          want += is_uint ? (int64_t)c[i] : (int64_t)(int32_t)c[i];
+          want = want < lo ? lo : want > hi ? hi : want;
+        }
+        int64_t got = is_uint ? (int64_t)o[4 * i + f] : (int64_t)(int32_t)o[4 * i + f];
+        if (got != want && fails++ < SG_BI_MAX_REPORT)
+          printf("  %s_%s (0x%08x, 0x%08x, acc 0x%08x): got %lld expected %lld\n", forms[f],
+                 dots[d].sfx, a[i], bb[i], c[i], (long long)got, (long long)want);
+      }
+      sg_bi_verdict(b, forms[f], dots[d].sfx, fails, DOT_N, 0);
+    }
+  }
+  clReleaseProgram(p);
+}
+
 int sg_bi_integer(struct sg_bi *b) {
   for (size_t t = 0; t < 8; t++)
     for (int f = 0; f < I_COUNT; f++)
@@ -221,5 +397,7 @@ int sg_bi_integer(struct sg_bi *b) {
       if (applies((enum ifn)f, &itypes[t]))
         run_check(b, p, (enum ifn)f, &itypes[t]);
   clReleaseProgram(p);
+  bitops(b);
+  integer_dot(b);
   return 0;
 }

@@ -536,6 +536,17 @@ static void test_features_match_compiler(void **state) {
                                                   CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
                                                   CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
   assert_int_equal(am & fence_min, fence_min);
+  /* cl_khr_integer_dot_product: the packed form is required; each form's
+   * capability bit and OpenCL C feature agree. */
+  if (listed(ext, ne, "cl_khr_integer_dot_product")) {
+    cl_device_integer_dot_product_capabilities_khr dot;
+    GET(CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR, dot);
+    assert_true(dot & CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR);
+    assert_int_equal((dot & CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR) != 0,
+                     listed(feat, nf, "__opencl_c_integer_dot_product_input_4x8bit_packed"));
+    assert_int_equal((dot & CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR) != 0,
+                     listed(feat, nf, "__opencl_c_integer_dot_product_input_4x8bit"));
+  }
 }
 
 /* 4.2 clGetDeviceInfo errors. */
