@@ -346,7 +346,9 @@ static bool header_name_ok(const char *name)
 static bool read_file(const char *dir, const char *name, void **data, size_t *size)
 {
   char path[4096];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
+  int n = snprintf(path, sizeof path, "%s/%s", dir, name);
+  if (n < 0 || (size_t)n >= sizeof path)
+    return false;
   FILE *f = fopen(path, "rb");
   if (!f)
     return false;
