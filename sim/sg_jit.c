@@ -177,6 +177,11 @@ struct gen {
    * scalar access with no reductions over the lanes. */
   LLVMValueRef val[2][SG_NXREGS], uni[2][SG_NXREGS];
   uint64_t dirty[2];   /* registers set in the block so far, not yet in their rows */
+  /* Per f register set by FP arithmetic in the block: the result before
+   * canonicalisation (a float or double vector), which FP arithmetic
+   * reads (fp_operand), so the NaN check is not on the path from one
+   * operation to the next. */
+  LLVMValueRef raw[32];
   const struct sg_code *code;
   size_t first;        /* the block's first word */
 };
@@ -226,6 +231,8 @@ static LLVMValueRef uni(struct gen *g, bool fp, unsigned r) {
 static void set(struct gen *g, bool fp, unsigned r, LLVMValueRef v) {
   g->val[fp][r] = v;
   g->uni[fp][r] = NULL;
+  if (fp)
+    g->raw[r & 31] = NULL;
   g->dirty[fp] |= 1ull << r;
 }
 static void store_row(struct gen *g, bool fp, unsigned r) {
@@ -436,6 +443,20 @@ static void gen_alu(struct gen *g, const struct sg_uop *u, uint64_t pc) {
   set(g, false, u->rd, r);
 }
 
+/* An operand of FP arithmetic from f register r, as a single or a double:
+ * the raw result of the arithmetic that set r in this block when it has
+ * that type, else the register's value. The two differ only in the
+ * payload of a NaN, and arithmetic on any NaN gives a NaN, which is
+ * canonicalised when its result is set. */
+static LLVMValueRef fp_operand(struct gen *g, unsigned r, bool single) {
+  LLVMValueRef raw = g->raw[r & 31];
+  if (raw && LLVMTypeOf(raw) == (single ? g->vf32 : g->vf64))
+    return raw;
+  return single ? unbox(g, F(r)) : d64(g, F(r));
+}
+#define FS(r) fp_operand(g, (r), true)
+#define FD(r) fp_operand(g, (r), false)
+
 /* FP arithmetic as the interpreter's plain path: host IEEE operations in
  * round-to-nearest, results canonicalised. */
 static void gen_fp(struct gen *g, const struct sg_uop *u) {
@@ -443,17 +464,17 @@ static void gen_fp(struct gen *g, const struct sg_uop *u) {
   LLVMValueRef r = NULL;
   bool single = true;
   switch ((enum sg_op)u->op) {
-  case SG_OP_FADD_S: r = LLVMBuildFAdd(b, unbox(g, F(u->rs1)), unbox(g, F(u->rs2)), ""); break;
-  case SG_OP_FSUB_S: r = LLVMBuildFSub(b, unbox(g, F(u->rs1)), unbox(g, F(u->rs2)), ""); break;
-  case SG_OP_FMUL_S: r = LLVMBuildFMul(b, unbox(g, F(u->rs1)), unbox(g, F(u->rs2)), ""); break;
-  case SG_OP_FDIV_S: r = LLVMBuildFDiv(b, unbox(g, F(u->rs1)), unbox(g, F(u->rs2)), ""); break;
+  case SG_OP_FADD_S: r = LLVMBuildFAdd(b, FS(u->rs1), FS(u->rs2), ""); break;
+  case SG_OP_FSUB_S: r = LLVMBuildFSub(b, FS(u->rs1), FS(u->rs2), ""); break;
+  case SG_OP_FMUL_S: r = LLVMBuildFMul(b, FS(u->rs1), FS(u->rs2), ""); break;
+  case SG_OP_FDIV_S: r = LLVMBuildFDiv(b, FS(u->rs1), FS(u->rs2), ""); break;
   case SG_OP_FSQRT_S: {
-    LLVMValueRef a = unbox(g, F(u->rs1));
+    LLVMValueRef a = FS(u->rs1);
     r = intrinsic(g, "llvm.sqrt", g->vf32, &a, 1);
     break;
   }
   case SG_OP_FMADD_S: case SG_OP_FMSUB_S: case SG_OP_FNMSUB_S: case SG_OP_FNMADD_S: {
-    LLVMValueRef a[3] = {unbox(g, F(u->rs1)), unbox(g, F(u->rs2)), unbox(g, F(u->rs3))};
+    LLVMValueRef a[3] = {FS(u->rs1), FS(u->rs2), FS(u->rs3)};
     if (u->op == SG_OP_FNMSUB_S || u->op == SG_OP_FNMADD_S)
       a[0] = LLVMBuildFNeg(b, a[0], "");
     if (u->op == SG_OP_FMSUB_S || u->op == SG_OP_FNMADD_S)
@@ -469,17 +490,17 @@ static void gen_fp(struct gen *g, const struct sg_uop *u) {
   }
   if (!single) {
     switch ((enum sg_op)u->op) {
-    case SG_OP_FADD_D: r = LLVMBuildFAdd(b, d64(g, F(u->rs1)), d64(g, F(u->rs2)), ""); break;
-    case SG_OP_FSUB_D: r = LLVMBuildFSub(b, d64(g, F(u->rs1)), d64(g, F(u->rs2)), ""); break;
-    case SG_OP_FMUL_D: r = LLVMBuildFMul(b, d64(g, F(u->rs1)), d64(g, F(u->rs2)), ""); break;
-    case SG_OP_FDIV_D: r = LLVMBuildFDiv(b, d64(g, F(u->rs1)), d64(g, F(u->rs2)), ""); break;
+    case SG_OP_FADD_D: r = LLVMBuildFAdd(b, FD(u->rs1), FD(u->rs2), ""); break;
+    case SG_OP_FSUB_D: r = LLVMBuildFSub(b, FD(u->rs1), FD(u->rs2), ""); break;
+    case SG_OP_FMUL_D: r = LLVMBuildFMul(b, FD(u->rs1), FD(u->rs2), ""); break;
+    case SG_OP_FDIV_D: r = LLVMBuildFDiv(b, FD(u->rs1), FD(u->rs2), ""); break;
     case SG_OP_FSQRT_D: {
-      LLVMValueRef a = d64(g, F(u->rs1));
+      LLVMValueRef a = FD(u->rs1);
       r = intrinsic(g, "llvm.sqrt", g->vf64, &a, 1);
       break;
     }
     case SG_OP_FMADD_D: case SG_OP_FMSUB_D: case SG_OP_FNMSUB_D: case SG_OP_FNMADD_D: {
-      LLVMValueRef a[3] = {d64(g, F(u->rs1)), d64(g, F(u->rs2)), d64(g, F(u->rs3))};
+      LLVMValueRef a[3] = {FD(u->rs1), FD(u->rs2), FD(u->rs3)};
       if (u->op == SG_OP_FNMSUB_D || u->op == SG_OP_FNMADD_D)
         a[0] = LLVMBuildFNeg(b, a[0], "");
       if (u->op == SG_OP_FMSUB_D || u->op == SG_OP_FNMADD_D)
@@ -495,7 +516,10 @@ static void gen_fp(struct gen *g, const struct sg_uop *u) {
     }
   }
   set(g, true, u->rd & 31, single ? canon32(g, r) : canon64(g, r));
+  g->raw[u->rd & 31] = r;
 }
+#undef FS
+#undef FD
 
 /* The value of type t at byte offset `at` of p. */
 static LLVMValueRef load_at(struct gen *g, LLVMValueRef p, size_t at, LLVMTypeRef t) {
@@ -944,6 +968,7 @@ static void gen_block(struct gen *g, const struct sg_code *code, size_t first, u
   LLVMBuildStore(g->b, LLVMGetParam(g->fn, 2), g->lim);
   memset(g->val, 0, sizeof g->val);
   memset(g->uni, 0, sizeof g->uni);
+  memset(g->raw, 0, sizeof g->raw);
   g->dirty[0] = g->dirty[1] = 0;
   g->code = code;
   g->first = first;
