@@ -674,6 +674,49 @@ static void gen_fcmp(struct gen *g, const struct sg_uop *u) {
   set(g, false, u->rd, r);
 }
 
+/* <0, step, 2 step, ..> as i64. */
+static LLVMValueRef iota_by(struct gen *g, uint64_t step) {
+  LLVMValueRef lane[SG_MAX_WARP_SIZE];
+  for (unsigned l = 0; l < g->ws; l++)
+    lane[l] = c64(g, l * step);
+  return LLVMConstVector(lane, g->ws);
+}
+
+/* A load (val NULL: returns the lanes' values) or store of elements of
+ * type t, k elements apart from the lowest lane's at h: one masked access
+ * to the ws * k elements with every k-th enabled, instead of a gather or
+ * scatter. Masked-off elements are not touched (no fault, no write), so
+ * the access covers what the span check cleared and no more. */
+static LLVMValueRef strided(struct gen *g, LLVMTypeRef t, unsigned k, LLVMValueRef h,
+                            LLVMValueRef val) {
+  LLVMBuilderRef b = g->b;
+  unsigned n = g->ws * k;
+  LLVMTypeRef wide = LLVMVectorType(t, n), bit = LLVMInt1TypeInContext(g->ctx);
+  LLVMValueRef on[4 * SG_MAX_WARP_SIZE], at[4 * SG_MAX_WARP_SIZE]; /* k is 2 or 4 */
+  for (unsigned e = 0; e < n; e++) {
+    on[e] = LLVMConstInt(bit, e % k == 0, false);
+    at[e] = e % k == 0 ? c32(g, e / k) : LLVMGetUndef(g->i32); /* lane -> element */
+  }
+  LLVMValueRef mask = LLVMConstVector(on, n), spread = LLVMConstVector(at, n);
+  for (unsigned l = 0; l < g->ws; l++)
+    at[l] = c32(g, l * k); /* element -> lane */
+  LLVMValueRef pick = LLVMConstVector(at, g->ws);
+  LLVMTypeRef tys[2] = {wide, g->ptr};
+  const char *name = val ? "llvm.masked.store" : "llvm.masked.load";
+  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+  LLVMValueRef f = LLVMGetIntrinsicDeclaration(g->mod, id, tys, 2);
+  LLVMTypeRef ft = LLVMIntrinsicGetType(g->ctx, id, tys, 2);
+  if (val) {
+    LLVMValueRef args[] = {LLVMBuildShuffleVector(b, val, LLVMGetUndef(LLVMTypeOf(val)), spread, ""),
+                           h, c32(g, 1), mask};
+    LLVMBuildCall2(b, ft, f, args, 4, "");
+    return NULL;
+  }
+  LLVMValueRef args[] = {h, c32(g, 1), mask, LLVMGetPoison(wide)};
+  LLVMValueRef v = LLVMBuildCall2(b, ft, f, args, 4, "");
+  return LLVMBuildShuffleVector(b, v, LLVMGetPoison(wide), pick, "");
+}
+
 /* A load or store: the interpreter's span check for the warp (one region,
  * the right permissions, each lane in its own stack slot) gives the host
  * address of the lowest lane; when it does not clear the access (or a
@@ -729,7 +772,8 @@ static void gen_mem(struct gen *g, const struct sg_uop *u, uint64_t pc, enum kin
   gen_limit(g, u, pc, done, lo, hi, intrinsic(g, "llvm.vector.reduce.or", g->vi64, &addr, 1),
             LLVMBuildExtractElement(b, addr, c32(g, 0), ""), out);
   /* The lanes' addresses: one (a uniform pointer, a kernel argument),
-   * consecutive elements (the usual a[get_global_id(0)]), or anything. */
+   * consecutive elements (the usual a[get_global_id(0)]), two runs of
+   * them, elements two or four apart, or anything. */
   LLVMTypeRef vt = LLVMVectorType(t, g->ws);
   LLVMValueRef off = LLVMBuildSub(b, addr, vsplat(g, g->vi64, lo), "");
   LLVMValueRef uniform = LLVMBuildICmp(b, LLVMIntEQ, lo, hi, "");
@@ -760,10 +804,26 @@ static void gen_mem(struct gen *g, const struct sg_uop *u, uint64_t pc, enum kin
   LLVMValueRef by_halves = intrinsic(g, "llvm.vector.reduce.and",
                                      LLVMVectorType(LLVMInt1TypeInContext(g->ctx), g->ws),
                                      &hsteps, 1);
+  LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
   LLVMBuildCondBr(b, half >= 2 && g->ws % 2 == 0 ? by_halves : LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 0, false),
-                  halves, any);
-  LLVMValueRef vals[4];
-  LLVMBasicBlockRef from[4] = {one, row, any, halves};
+                  halves, next);
+  /* Lanes two or four elements apart: a field of a vector or struct per
+   * work-item (the x of a float4). */
+  LLVMValueRef vals[6];
+  LLVMBasicBlockRef from[6] = {one, row, any, halves};
+  for (unsigned i = 0; i < 2; i++) {
+    unsigned k = i ? 4 : 2;
+    LLVMPositionBuilderAtEnd(b, next);
+    LLVMValueRef ksteps = LLVMBuildICmp(b, LLVMIntEQ, off, iota_by(g, k * size), "");
+    LLVMValueRef by_k = intrinsic(g, "llvm.vector.reduce.and",
+                                  LLVMVectorType(LLVMInt1TypeInContext(g->ctx), g->ws), &ksteps, 1);
+    from[4 + i] = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+    next = i ? any : LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+    LLVMBuildCondBr(b, by_k, from[4 + i], next);
+    LLVMPositionBuilderAtEnd(b, from[4 + i]);
+    vals[4 + i] = strided(g, t, k, h, val);
+    LLVMBuildBr(b, done_bb);
+  }
   /* one address: a scalar access (stores: the last lane's value lands, as
    * lane by lane) */
   LLVMPositionBuilderAtEnd(b, one);
@@ -830,7 +890,7 @@ static void gen_mem(struct gen *g, const struct sg_uop *u, uint64_t pc, enum kin
   LLVMPositionBuilderAtEnd(b, done_bb);
   if (k == K_LOAD) {
     val = LLVMBuildPhi(b, vt, "");
-    LLVMAddIncoming(val, vals, from, 4);
+    LLVMAddIncoming(val, vals, from, 6);
     if (size < 8)
       val = sign ? LLVMBuildSExt(b, val, g->vi64, "") : LLVMBuildZExt(b, val, g->vi64, "");
     if (fp && size == 4) /* flw: NaN-boxed */
