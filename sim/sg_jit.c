@@ -1287,7 +1287,6 @@ static bool translate(const struct sg_code *code, struct sg_jit *j, size_t e, ch
    * the loop and inlining pipelines of O2 would only cost compile time. */
   LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
   err = LLVMRunPasses(g.mod, "function(mem2reg,instcombine<no-verify-fixpoint>,early-cse,dse,instcombine<no-verify-fixpoint>)", j->tm, po);
-  if (getenv("SG_DUMP")) LLVMPrintModuleToFile(g.mod, getenv("SG_DUMP"), NULL);
   LLVMDisposePassBuilderOptions(po);
   if (err) {
     *why = take_error(err);
