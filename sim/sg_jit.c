@@ -177,6 +177,11 @@ struct gen {
    * scalar access with no reductions over the lanes. */
   LLVMValueRef val[2][SG_NXREGS], uni[2][SG_NXREGS];
   uint64_t dirty[2];   /* registers set in the block so far, not yet in their rows */
+  /* Per f register set by FP arithmetic in the block: the result before
+   * canonicalisation (a float or double vector), which FP arithmetic
+   * reads (fp_operand), so the NaN check is not on the path from one
+   * operation to the next. */
+  LLVMValueRef raw[32];
   const struct sg_code *code;
   size_t first;        /* the block's first word */
 };
@@ -226,6 +231,8 @@ static LLVMValueRef uni(struct gen *g, bool fp, unsigned r) {
 static void set(struct gen *g, bool fp, unsigned r, LLVMValueRef v) {
   g->val[fp][r] = v;
   g->uni[fp][r] = NULL;
+  if (fp)
+    g->raw[r & 31] = NULL;
   g->dirty[fp] |= 1ull << r;
 }
 static void store_row(struct gen *g, bool fp, unsigned r) {
@@ -436,6 +443,20 @@ static void gen_alu(struct gen *g, const struct sg_uop *u, uint64_t pc) {
   set(g, false, u->rd, r);
 }
 
+/* An operand of FP arithmetic from f register r, as a single or a double:
+ * the raw result of the arithmetic that set r in this block when it has
+ * that type, else the register's value. The two differ only in the
+ * payload of a NaN, and arithmetic on any NaN gives a NaN, which is
+ * canonicalised when its result is set. */
+static LLVMValueRef fp_operand(struct gen *g, unsigned r, bool single) {
+  LLVMValueRef raw = g->raw[r & 31];
+  if (raw && LLVMTypeOf(raw) == (single ? g->vf32 : g->vf64))
+    return raw;
+  return single ? unbox(g, F(r)) : d64(g, F(r));
+}
+#define FS(r) fp_operand(g, (r), true)
+#define FD(r) fp_operand(g, (r), false)
+
 /* FP arithmetic as the interpreter's plain path: host IEEE operations in
  * round-to-nearest, results canonicalised. */
 static void gen_fp(struct gen *g, const struct sg_uop *u) {
@@ -443,17 +464,17 @@ static void gen_fp(struct gen *g, const struct sg_uop *u) {
   LLVMValueRef r = NULL;
   bool single = true;
   switch ((enum sg_op)u->op) {
-  case SG_OP_FADD_S: r = LLVMBuildFAdd(b, unbox(g, F(u->rs1)), unbox(g, F(u->rs2)), ""); break;
-  case SG_OP_FSUB_S: r = LLVMBuildFSub(b, unbox(g, F(u->rs1)), unbox(g, F(u->rs2)), ""); break;
-  case SG_OP_FMUL_S: r = LLVMBuildFMul(b, unbox(g, F(u->rs1)), unbox(g, F(u->rs2)), ""); break;
-  case SG_OP_FDIV_S: r = LLVMBuildFDiv(b, unbox(g, F(u->rs1)), unbox(g, F(u->rs2)), ""); break;
+  case SG_OP_FADD_S: r = LLVMBuildFAdd(b, FS(u->rs1), FS(u->rs2), ""); break;
+  case SG_OP_FSUB_S: r = LLVMBuildFSub(b, FS(u->rs1), FS(u->rs2), ""); break;
+  case SG_OP_FMUL_S: r = LLVMBuildFMul(b, FS(u->rs1), FS(u->rs2), ""); break;
+  case SG_OP_FDIV_S: r = LLVMBuildFDiv(b, FS(u->rs1), FS(u->rs2), ""); break;
   case SG_OP_FSQRT_S: {
-    LLVMValueRef a = unbox(g, F(u->rs1));
+    LLVMValueRef a = FS(u->rs1);
     r = intrinsic(g, "llvm.sqrt", g->vf32, &a, 1);
     break;
   }
   case SG_OP_FMADD_S: case SG_OP_FMSUB_S: case SG_OP_FNMSUB_S: case SG_OP_FNMADD_S: {
-    LLVMValueRef a[3] = {unbox(g, F(u->rs1)), unbox(g, F(u->rs2)), unbox(g, F(u->rs3))};
+    LLVMValueRef a[3] = {FS(u->rs1), FS(u->rs2), FS(u->rs3)};
     if (u->op == SG_OP_FNMSUB_S || u->op == SG_OP_FNMADD_S)
       a[0] = LLVMBuildFNeg(b, a[0], "");
     if (u->op == SG_OP_FMSUB_S || u->op == SG_OP_FNMADD_S)
@@ -469,17 +490,17 @@ static void gen_fp(struct gen *g, const struct sg_uop *u) {
   }
   if (!single) {
     switch ((enum sg_op)u->op) {
-    case SG_OP_FADD_D: r = LLVMBuildFAdd(b, d64(g, F(u->rs1)), d64(g, F(u->rs2)), ""); break;
-    case SG_OP_FSUB_D: r = LLVMBuildFSub(b, d64(g, F(u->rs1)), d64(g, F(u->rs2)), ""); break;
-    case SG_OP_FMUL_D: r = LLVMBuildFMul(b, d64(g, F(u->rs1)), d64(g, F(u->rs2)), ""); break;
-    case SG_OP_FDIV_D: r = LLVMBuildFDiv(b, d64(g, F(u->rs1)), d64(g, F(u->rs2)), ""); break;
+    case SG_OP_FADD_D: r = LLVMBuildFAdd(b, FD(u->rs1), FD(u->rs2), ""); break;
+    case SG_OP_FSUB_D: r = LLVMBuildFSub(b, FD(u->rs1), FD(u->rs2), ""); break;
+    case SG_OP_FMUL_D: r = LLVMBuildFMul(b, FD(u->rs1), FD(u->rs2), ""); break;
+    case SG_OP_FDIV_D: r = LLVMBuildFDiv(b, FD(u->rs1), FD(u->rs2), ""); break;
     case SG_OP_FSQRT_D: {
-      LLVMValueRef a = d64(g, F(u->rs1));
+      LLVMValueRef a = FD(u->rs1);
       r = intrinsic(g, "llvm.sqrt", g->vf64, &a, 1);
       break;
     }
     case SG_OP_FMADD_D: case SG_OP_FMSUB_D: case SG_OP_FNMSUB_D: case SG_OP_FNMADD_D: {
-      LLVMValueRef a[3] = {d64(g, F(u->rs1)), d64(g, F(u->rs2)), d64(g, F(u->rs3))};
+      LLVMValueRef a[3] = {FD(u->rs1), FD(u->rs2), FD(u->rs3)};
       if (u->op == SG_OP_FNMSUB_D || u->op == SG_OP_FNMADD_D)
         a[0] = LLVMBuildFNeg(b, a[0], "");
       if (u->op == SG_OP_FMSUB_D || u->op == SG_OP_FNMADD_D)
@@ -495,7 +516,10 @@ static void gen_fp(struct gen *g, const struct sg_uop *u) {
     }
   }
   set(g, true, u->rd & 31, single ? canon32(g, r) : canon64(g, r));
+  g->raw[u->rd & 31] = r;
 }
+#undef FS
+#undef FD
 
 /* The value of type t at byte offset `at` of p. */
 static LLVMValueRef load_at(struct gen *g, LLVMValueRef p, size_t at, LLVMTypeRef t) {
@@ -650,6 +674,49 @@ static void gen_fcmp(struct gen *g, const struct sg_uop *u) {
   set(g, false, u->rd, r);
 }
 
+/* <0, step, 2 step, ..> as i64. */
+static LLVMValueRef iota_by(struct gen *g, uint64_t step) {
+  LLVMValueRef lane[SG_MAX_WARP_SIZE];
+  for (unsigned l = 0; l < g->ws; l++)
+    lane[l] = c64(g, l * step);
+  return LLVMConstVector(lane, g->ws);
+}
+
+/* A load (val NULL: returns the lanes' values) or store of elements of
+ * type t, k elements apart from the lowest lane's at h: one masked access
+ * to the ws * k elements with every k-th enabled, instead of a gather or
+ * scatter. Masked-off elements are not touched (no fault, no write), so
+ * the access covers what the span check cleared and no more. */
+static LLVMValueRef strided(struct gen *g, LLVMTypeRef t, unsigned k, LLVMValueRef h,
+                            LLVMValueRef val) {
+  LLVMBuilderRef b = g->b;
+  unsigned n = g->ws * k;
+  LLVMTypeRef wide = LLVMVectorType(t, n), bit = LLVMInt1TypeInContext(g->ctx);
+  LLVMValueRef on[4 * SG_MAX_WARP_SIZE], at[4 * SG_MAX_WARP_SIZE]; /* k is 2 or 4 */
+  for (unsigned e = 0; e < n; e++) {
+    on[e] = LLVMConstInt(bit, e % k == 0, false);
+    at[e] = e % k == 0 ? c32(g, e / k) : LLVMGetUndef(g->i32); /* lane -> element */
+  }
+  LLVMValueRef mask = LLVMConstVector(on, n), spread = LLVMConstVector(at, n);
+  for (unsigned l = 0; l < g->ws; l++)
+    at[l] = c32(g, l * k); /* element -> lane */
+  LLVMValueRef pick = LLVMConstVector(at, g->ws);
+  LLVMTypeRef tys[2] = {wide, g->ptr};
+  const char *name = val ? "llvm.masked.store" : "llvm.masked.load";
+  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+  LLVMValueRef f = LLVMGetIntrinsicDeclaration(g->mod, id, tys, 2);
+  LLVMTypeRef ft = LLVMIntrinsicGetType(g->ctx, id, tys, 2);
+  if (val) {
+    LLVMValueRef args[] = {LLVMBuildShuffleVector(b, val, LLVMGetUndef(LLVMTypeOf(val)), spread, ""),
+                           h, c32(g, 1), mask};
+    LLVMBuildCall2(b, ft, f, args, 4, "");
+    return NULL;
+  }
+  LLVMValueRef args[] = {h, c32(g, 1), mask, LLVMGetPoison(wide)};
+  LLVMValueRef v = LLVMBuildCall2(b, ft, f, args, 4, "");
+  return LLVMBuildShuffleVector(b, v, LLVMGetPoison(wide), pick, "");
+}
+
 /* A load or store: the interpreter's span check for the warp (one region,
  * the right permissions, each lane in its own stack slot) gives the host
  * address of the lowest lane; when it does not clear the access (or a
@@ -705,7 +772,8 @@ static void gen_mem(struct gen *g, const struct sg_uop *u, uint64_t pc, enum kin
   gen_limit(g, u, pc, done, lo, hi, intrinsic(g, "llvm.vector.reduce.or", g->vi64, &addr, 1),
             LLVMBuildExtractElement(b, addr, c32(g, 0), ""), out);
   /* The lanes' addresses: one (a uniform pointer, a kernel argument),
-   * consecutive elements (the usual a[get_global_id(0)]), or anything. */
+   * consecutive elements (the usual a[get_global_id(0)]), two runs of
+   * them, elements two or four apart, or anything. */
   LLVMTypeRef vt = LLVMVectorType(t, g->ws);
   LLVMValueRef off = LLVMBuildSub(b, addr, vsplat(g, g->vi64, lo), "");
   LLVMValueRef uniform = LLVMBuildICmp(b, LLVMIntEQ, lo, hi, "");
@@ -736,10 +804,26 @@ static void gen_mem(struct gen *g, const struct sg_uop *u, uint64_t pc, enum kin
   LLVMValueRef by_halves = intrinsic(g, "llvm.vector.reduce.and",
                                      LLVMVectorType(LLVMInt1TypeInContext(g->ctx), g->ws),
                                      &hsteps, 1);
+  LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
   LLVMBuildCondBr(b, half >= 2 && g->ws % 2 == 0 ? by_halves : LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 0, false),
-                  halves, any);
-  LLVMValueRef vals[4];
-  LLVMBasicBlockRef from[4] = {one, row, any, halves};
+                  halves, next);
+  /* Lanes two or four elements apart: a field of a vector or struct per
+   * work-item (the x of a float4). */
+  LLVMValueRef vals[6];
+  LLVMBasicBlockRef from[6] = {one, row, any, halves};
+  for (unsigned i = 0; i < 2; i++) {
+    unsigned k = i ? 4 : 2;
+    LLVMPositionBuilderAtEnd(b, next);
+    LLVMValueRef ksteps = LLVMBuildICmp(b, LLVMIntEQ, off, iota_by(g, k * size), "");
+    LLVMValueRef by_k = intrinsic(g, "llvm.vector.reduce.and",
+                                  LLVMVectorType(LLVMInt1TypeInContext(g->ctx), g->ws), &ksteps, 1);
+    from[4 + i] = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+    next = i ? any : LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+    LLVMBuildCondBr(b, by_k, from[4 + i], next);
+    LLVMPositionBuilderAtEnd(b, from[4 + i]);
+    vals[4 + i] = strided(g, t, k, h, val);
+    LLVMBuildBr(b, done_bb);
+  }
   /* one address: a scalar access (stores: the last lane's value lands, as
    * lane by lane) */
   LLVMPositionBuilderAtEnd(b, one);
@@ -806,7 +890,7 @@ static void gen_mem(struct gen *g, const struct sg_uop *u, uint64_t pc, enum kin
   LLVMPositionBuilderAtEnd(b, done_bb);
   if (k == K_LOAD) {
     val = LLVMBuildPhi(b, vt, "");
-    LLVMAddIncoming(val, vals, from, 4);
+    LLVMAddIncoming(val, vals, from, 6);
     if (size < 8)
       val = sign ? LLVMBuildSExt(b, val, g->vi64, "") : LLVMBuildZExt(b, val, g->vi64, "");
     if (fp && size == 4) /* flw: NaN-boxed */
@@ -944,6 +1028,7 @@ static void gen_block(struct gen *g, const struct sg_code *code, size_t first, u
   LLVMBuildStore(g->b, LLVMGetParam(g->fn, 2), g->lim);
   memset(g->val, 0, sizeof g->val);
   memset(g->uni, 0, sizeof g->uni);
+  memset(g->raw, 0, sizeof g->raw);
   g->dirty[0] = g->dirty[1] = 0;
   g->code = code;
   g->first = first;
@@ -1202,7 +1287,6 @@ static bool translate(const struct sg_code *code, struct sg_jit *j, size_t e, ch
    * the loop and inlining pipelines of O2 would only cost compile time. */
   LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
   err = LLVMRunPasses(g.mod, "function(mem2reg,instcombine<no-verify-fixpoint>,early-cse,dse,instcombine<no-verify-fixpoint>)", j->tm, po);
-  if (getenv("SG_DUMP")) LLVMPrintModuleToFile(g.mod, getenv("SG_DUMP"), NULL);
   LLVMDisposePassBuilderOptions(po);
   if (err) {
     *why = take_error(err);

@@ -4,8 +4,9 @@
  * (every block translated) must leave memory bit-identical: FP compares and
  * truncating conversions on the values where they differ from plain casts
  * (NaN, infinities, out of range, -0), accesses at one address, to
- * consecutive elements and strided ones, sub-word stores, and blocks that
- * end in a uniform or a divergent branch. */
+ * consecutive elements and strided ones, sub-word stores, blocks that
+ * end in a uniform or a divergent branch, and NaNs made by one FP operation
+ * and used by the next. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,9 +20,11 @@
 #define FLW(rd, off, a) enc_i(off, a, 2, rd, 0x07)
 #define FCVT(op, rd, fs) enc_op(SG_OP_##op, rd, fs, 0, 0, 1) /* rtz */
 #define FCMP(op, rd, fa, fb) enc_op(SG_OP_##op, rd, fa, fb, 0, 0)
+#define FOP(op, rd, fa, fb) enc_op(SG_OP_##op, rd, fa, fb, 0, 0) /* rne */
+#define FSW(rs, off, a) enc_s(off, rs, a, 2, 0x27)
 #define SB(rs, off, a) enc_s(off, rs, a, 0, 0x23)
 #define SH(rs, off, a) enc_s(off, rs, a, 1, 0x23)
-enum { FA0 = 10, FA1 = 11 };
+enum { FA0 = 10, FA1 = 11, FA2 = 12, FA3 = 13, FA4 = 14 };
 
 /* Runs p on m without consumers under engine (the JIT translating at the
  * first launch). */
@@ -114,6 +117,49 @@ static void test_fp_edges(void **state) {
   machine_free(m);
 }
 
+/* Lane t: p = in[t] * in[t + 8], then p + in[t], the sign-inverted p
+ * (fsgnjn) and p's bits (fmv.x.w), in one block. */
+static void build_nan(struct prog *p) {
+  emit(p, CSRR(S0, SG_CSR_TIDLIN));
+  emit(p, SLLI(T0, S0, 2));
+  emit(p, ADD(S1, A0, T0));
+  emit(p, FLW(FA0, 0, S1));
+  emit(p, FLW(FA1, 32, S1));
+  emit(p, FOP(FMUL_S, FA2, FA0, FA1));
+  emit(p, FOP(FADD_S, FA3, FA2, FA0));
+  emit(p, FOP(FSGNJN_S, FA4, FA2, FA2));
+  emit(p, enc_op(SG_OP_FMV_X_W, A1, FA2, 0, 0, 0));
+  emit(p, FSW(FA3, 64, S1));
+  emit(p, FSW(FA4, 96, S1));
+  emit(p, SW(A1, 128, S1));
+  emit(p, SG_EXIT);
+}
+
+static void test_nan_chain(void **state) {
+  (void)state;
+  const uint32_t payload = 0x7fc12345u, neg_payload = 0xffc12345u;
+  float in[16] = {0.0f, INFINITY, 0, 0, 1.0f, -INFINITY, 2.0f, 3.0f,
+                  INFINITY, 0.0f, 1.0f, 1.0f, 0, INFINITY, -1.0f, 4.0f};
+  memcpy(&in[2], &payload, 4);
+  memcpy(&in[3], &neg_payload, 4);
+  memcpy(&in[12], &payload, 4);
+  uint8_t init[64];
+  memcpy(init, in, sizeof in);
+  struct machine *m;
+  same_on_both(build_nan, init, sizeof init, &m);
+  /* RISC-V: every NaN an operation makes is the canonical one, whatever
+   * the host made (x86: 0xffc00000 for 0 * inf, the input's payload) */
+  for (unsigned t = 0; t < 5; t++) {
+    assert_int_equal(data32(m, 16 + t), 0x7fc00000u); /* p + in[t] */
+    assert_int_equal(data32(m, 24 + t), 0xffc00000u); /* -p */
+    assert_int_equal(data32(m, 32 + t), 0x7fc00000u); /* p's bits */
+  }
+  assert_int_equal(data32(m, 16 + 5), 0xff800000u); /* -inf * inf + -inf */
+  assert_int_equal(data32(m, 24 + 5), 0x7f800000u);
+  assert_int_equal(data32(m, 16 + 7), 0x41700000u); /* 3 * 4 + 3 = 15 */
+  machine_free(m);
+}
+
 /* Lane t stores t at one address (the last lane's lands), loads it back,
  * loads a strided word (a gather), stores to consecutive words, shorts at
  * a stride (a scatter) and consecutive bytes; then the odd lanes store
@@ -166,6 +212,7 @@ static void test_accesses(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fp_edges),
+      cmocka_unit_test(test_nan_chain),
       cmocka_unit_test(test_accesses),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
