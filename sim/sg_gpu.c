@@ -17,6 +17,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <linux/futex.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,18 +30,22 @@
  * microseconds or less. The last thread to arrive does what comes between
  * quanta (the merge) and lets the others go: one meeting a quantum, and
  * no thread waits for a chosen one. A thread that arrives early spins for
- * up to MEET_SPIN_NS before it sleeps on a futex: waking a sleeping thread
- * every quantum (pthread_barrier_wait) cost a third of a two-thread
- * launch. (Yielding instead of spinning hands the core to any other
- * process for a whole time slice.) */
+ * up to spin_ns before it sleeps on a futex: a quantum's work differs
+ * between threads by tens to hundreds of microseconds, and waking a
+ * sleeping thread every quantum (pthread_barrier_wait) cost a third of a
+ * two-thread launch, more where the host's idle cores halt. It does not
+ * spin when there are more threads than host cores it may use: the
+ * thread it waits for may need its core. (Yielding instead of spinning hands the core to
+ * any other process for a whole time slice.) */
 struct meeting {
   _Atomic uint32_t arrived;
   _Atomic uint32_t round;    /* the futex word: changes when all have arrived */
   _Atomic uint32_t sleepers; /* on the futex: only then is a wake-up a system call */
   uint32_t threads;
+  uint64_t spin_ns;
 };
 
-#define MEET_SPIN_NS 50000u /* well above the imbalance of a quantum's work between threads */
+#define MEET_SPIN_NS 2000000u
 
 static uint64_t mono_ns(void) {
   struct timespec ts;
@@ -66,8 +71,8 @@ static void meet(struct meeting *m, void (*last)(struct sg_gpu *), struct sg_gpu
       syscall(SYS_futex, &m->round, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
     return;
   }
-  uint64_t until = mono_ns() + MEET_SPIN_NS;
-  for (uint32_t i = 1;; i++) {
+  uint64_t until = mono_ns() + m->spin_ns;
+  for (uint32_t i = 1; m->spin_ns; i++) {
     if (atomic_load_explicit(&m->round, memory_order_acquire) != round)
       return;
     cpu_relax();
@@ -305,7 +310,9 @@ enum sg_status sg_gpu_start(struct sg_gpu *g, const struct sg_gpu_launch *l, uin
   if (!threads || !l->ctas_per_core)
     return SG_EINVAL;
   threads = threads < g->cores ? threads : g->cores;
-  g->meeting = (struct meeting){.threads = threads};
+  cpu_set_t may;
+  bool room = sched_getaffinity(0, sizeof may, &may) == 0 && (uint32_t)CPU_COUNT(&may) >= threads;
+  g->meeting = (struct meeting){.threads = threads, .spin_ns = room ? MEET_SPIN_NS : 0};
   g->l = l;
   g->threads = threads;
   g->now = 0;
@@ -457,9 +464,30 @@ static uint64_t thread_cpu_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* While threads meet every quantum, two on one host core take turns a
+ * time slice at a time until the kernel moves one (milliseconds), with
+ * another core idle: each keeps a core of its own (the thread-th of those
+ * it may use) for the launch when there are enough. */
+static bool keep_core(uint32_t thread, uint32_t threads, cpu_set_t *was) {
+  if (threads < 2 || sched_getaffinity(0, sizeof *was, was) != 0 ||
+      (uint32_t)CPU_COUNT(was) < threads)
+    return false;
+  uint32_t k = 0;
+  for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+    if (CPU_ISSET(cpu, was) && k++ == thread) {
+      cpu_set_t one;
+      CPU_ZERO(&one);
+      CPU_SET(cpu, &one);
+      return sched_setaffinity(0, sizeof one, &one) == 0;
+    }
+  return false;
+}
+
 void sg_gpu_work(struct sg_gpu *g, uint32_t thread) {
   if (thread >= g->threads)
     return;
+  cpu_set_t was;
+  bool kept = keep_core(thread, g->threads, &was);
   uint64_t cpu = thread_cpu_ns();
   /* The FP semantics assume the default environment; the host's is kept. */
   fenv_t host_env;
@@ -474,6 +502,8 @@ void sg_gpu_work(struct sg_gpu *g, uint32_t thread) {
     meet(&g->meeting, merge, g);
   }
   fesetenv(&host_env);
+  if (kept)
+    sched_setaffinity(0, sizeof was, &was);
   g->cpu_ns += thread_cpu_ns() - cpu;
 }
 

@@ -27,7 +27,6 @@ enum sg_status sg_cache_init(struct sg_cache *c, uint64_t size, uint32_t ways, u
   if (!(c->l = malloc((size_t)c->sets * ways * sizeof *c->l)) ||
       !(c->tag = malloc((size_t)c->sets * ways * sizeof *c->tag)))
     return SG_ENOMEM;
-  sg_cache_clear(c);
   return SG_OK;
 }
 

@@ -30,6 +30,8 @@ struct sg_cache {
   uint64_t tick;
 };
 
+/* A cache's room; it holds something only after sg_cache_clear (a core
+ * clears its caches at each launch, on the host thread that runs it). */
 enum sg_status sg_cache_init(struct sg_cache *c, uint64_t size, uint32_t ways, uint32_t line,
                              uint32_t sector);
 void sg_cache_free(struct sg_cache *c);
