@@ -30,26 +30,26 @@
  * microseconds or less. The last thread to arrive does what comes between
  * quanta (the merge) and lets the others go: one meeting a quantum, and
  * no thread waits for a chosen one. A thread that arrives early spins for
- * up to spin_ns before it sleeps on a futex: a quantum's work differs
+ * up to MEET_SPIN_NS before it sleeps on a futex: a quantum's work differs
  * between threads by tens to hundreds of microseconds, and waking a
  * sleeping thread every quantum (pthread_barrier_wait) cost a third of a
  * two-thread launch, more where the host's idle cores halt. It does not
- * spin when there are more threads than host cores it may use: the
- * thread it waits for may need its core. (Yielding instead of spinning hands the core to
- * any other process for a whole time slice.) */
+ * spin when there are more threads than host cores it may use: the thread
+ * it waits for may need its core. (Yielding instead of spinning hands the
+ * core to any other process for a whole time slice.) */
 struct meeting {
   _Atomic uint32_t arrived;
   _Atomic uint32_t round;    /* the futex word: changes when all have arrived */
   _Atomic uint32_t sleepers; /* on the futex: only then is a wake-up a system call */
   uint32_t threads;
-  uint64_t spin_ns;
+  bool spin; /* each thread has a host core of its own */
 };
 
 #define MEET_SPIN_NS 2000000u
 
-static uint64_t mono_ns(void) {
+static uint64_t clock_ns(clockid_t clock) {
   struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
+  clock_gettime(clock, &ts);
   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
@@ -71,12 +71,12 @@ static void meet(struct meeting *m, void (*last)(struct sg_gpu *), struct sg_gpu
       syscall(SYS_futex, &m->round, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
     return;
   }
-  uint64_t until = mono_ns() + m->spin_ns;
-  for (uint32_t i = 1; m->spin_ns; i++) {
+  uint64_t until = clock_ns(CLOCK_MONOTONIC) + MEET_SPIN_NS;
+  for (uint32_t i = 1; m->spin; i++) {
     if (atomic_load_explicit(&m->round, memory_order_acquire) != round)
       return;
     cpu_relax();
-    if (i % 64 == 0 && mono_ns() >= until) /* the clock now and then */
+    if (i % 64 == 0 && clock_ns(CLOCK_MONOTONIC) >= until) /* the clock now and then */
       break;
   }
   atomic_fetch_add(&m->sleepers, 1);
@@ -312,7 +312,7 @@ enum sg_status sg_gpu_start(struct sg_gpu *g, const struct sg_gpu_launch *l, uin
   threads = threads < g->cores ? threads : g->cores;
   cpu_set_t may;
   bool room = sched_getaffinity(0, sizeof may, &may) == 0 && (uint32_t)CPU_COUNT(&may) >= threads;
-  g->meeting = (struct meeting){.threads = threads, .spin_ns = room ? MEET_SPIN_NS : 0};
+  g->meeting = (struct meeting){.threads = threads, .spin = room};
   g->l = l;
   g->threads = threads;
   g->now = 0;
@@ -458,19 +458,12 @@ static void merge(struct sg_gpu *g) {
     g->l->progress(g->l->ctx, g);
 }
 
-static uint64_t thread_cpu_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* While threads meet every quantum, two on one host core take turns a
  * time slice at a time until the kernel moves one (milliseconds), with
  * another core idle: each keeps a core of its own (the thread-th of those
  * it may use) for the launch when there are enough. */
-static bool keep_core(uint32_t thread, uint32_t threads, cpu_set_t *was) {
-  if (threads < 2 || sched_getaffinity(0, sizeof *was, was) != 0 ||
-      (uint32_t)CPU_COUNT(was) < threads)
+static bool keep_core(const struct sg_gpu *g, uint32_t thread, cpu_set_t *was) {
+  if (g->threads < 2 || !g->meeting.spin || sched_getaffinity(0, sizeof *was, was) != 0)
     return false;
   uint32_t k = 0;
   for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
@@ -487,8 +480,8 @@ void sg_gpu_work(struct sg_gpu *g, uint32_t thread) {
   if (thread >= g->threads)
     return;
   cpu_set_t was;
-  bool kept = keep_core(thread, g->threads, &was);
-  uint64_t cpu = thread_cpu_ns();
+  bool kept = keep_core(g, thread, &was);
+  uint64_t cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
   /* The FP semantics assume the default environment; the host's is kept. */
   fenv_t host_env;
   feholdexcept(&host_env);
@@ -504,7 +497,7 @@ void sg_gpu_work(struct sg_gpu *g, uint32_t thread) {
   fesetenv(&host_env);
   if (kept)
     sched_setaffinity(0, sizeof was, &was);
-  g->cpu_ns += thread_cpu_ns() - cpu;
+  g->cpu_ns += clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu;
 }
 
 uint64_t sg_gpu_cycles(const struct sg_gpu *g) { return g->now; }
