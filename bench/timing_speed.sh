@@ -7,7 +7,10 @@
 # (one thread: what one host core does) and of wall time, and the wall-time
 # speed-up from one host thread to two. Figures come from the statistics
 # (thread_insns, host_cpu_ns, host_time_ns): build and transfers are
-# left out. Not a test: nothing is asserted.
+# left out. Not a test: nothing is asserted. The sizes give launches of
+# half a second or more: a tenth of a second measures the first launch's
+# setup (creating every core) and the host's noise more than the
+# simulation (docs/timing.md "Speed").
 #   bench/timing_speed.sh [BUILD_DIR]
 # Environment: SPEED_PRESET (v100), SPEED_REPS (3), SPEED_SAMPLES
 # ("name:size ..."), SPEED_THREADS ("1 2").
@@ -16,7 +19,7 @@ build=${1:-build}
 preset=${SPEED_PRESET:-v100}
 reps=${SPEED_REPS:-3}
 threads=${SPEED_THREADS:-"1 2"}
-samples=${SPEED_SAMPLES:-"vector_add:1000003 matmul:256 reduction:1000000 histogram:1000000 mandelbrot:256 divergence:65536 microbench:stream,256"}
+samples=${SPEED_SAMPLES:-"vector_add:1000003 matmul:256 reduction:8000000 histogram:8000000 mandelbrot:256 divergence:65536 microbench:stream,256"}
 [ -x "$build/samples/vector_add" ] || { echo "timing_speed: no samples in $build/samples" >&2; exit 2; }
 build=$(cd "$build" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/sg-speed.XXXXXX")

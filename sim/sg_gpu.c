@@ -98,6 +98,7 @@ struct sg_gpu {
   struct sg_timing_config t;
   uint32_t cores;
   struct sg_tcore **tc;
+  _Atomic uint64_t *taken; /* per core: the last quantum (+1) a thread took it for */
   struct sg_l2 l2;
   struct port *up, *down; /* per core: to the L2 (written data), from it (read data) */
   /* the launch running */
@@ -230,7 +231,8 @@ enum sg_status sg_gpu_create(const struct sg_sim_config *sim, const struct sg_ti
   g->t = *t;
   g->cores = cores;
   g->quantum = 2ull * t->noc_latency + t->l2_latency;
-  if (!(g->tc = calloc(cores, sizeof *g->tc)) || !(g->up = calloc(cores, sizeof *g->up)) ||
+  if (!(g->tc = calloc(cores, sizeof *g->tc)) || !(g->taken = calloc(cores, sizeof *g->taken)) ||
+      !(g->up = calloc(cores, sizeof *g->up)) ||
       !(g->down = calloc(cores, sizeof *g->down)) || sg_l2_init(&g->l2, &g->t) != SG_OK) {
     sg_gpu_destroy(g);
     return SG_ENOMEM;
@@ -262,6 +264,7 @@ void sg_gpu_destroy(struct sg_gpu *g) {
   free(g->up);
   free(g->down);
   free(g->tc);
+  free(g->taken);
   sg_l2_free(&g->l2);
   free(g->merge);
   free(g->s_issued);
@@ -324,6 +327,8 @@ enum sg_status sg_gpu_start(struct sg_gpu *g, const struct sg_gpu_launch *l, uin
   sg_l2_clear(&g->l2);
   g->next_cta = 0;
   g->cpu_ns = 0;
+  for (uint32_t c = 0; c < g->cores; c++)
+    atomic_store_explicit(&g->taken[c], 0, memory_order_relaxed);
   return SG_OK; /* the cores are reset by the threads that run them (sg_gpu_work) */
 }
 
@@ -476,6 +481,27 @@ static bool keep_core(const struct sg_gpu *g, uint32_t thread, cpu_set_t *was) {
   return false;
 }
 
+/* Whether this thread runs core c this quantum: the first to ask does. */
+static bool take(struct sg_gpu *g, uint32_t c) {
+  uint64_t q = g->quanta + 1;
+  return atomic_load_explicit(&g->taken[c], memory_order_relaxed) != q &&
+         atomic_exchange_explicit(&g->taken[c], q, memory_order_relaxed) != q;
+}
+
+/* One quantum of the cores: a thread runs its own (every threads-th, the
+ * ones it reset), then, from the far end, those another thread has not
+ * reached yet, so a host core that runs slower this quantum (a busier
+ * vCPU, a page fault) holds the others up less. Cores do not interact
+ * within a quantum: who runs one does not change a cycle. */
+static void run_quantum(struct sg_gpu *g, uint32_t thread) {
+  for (uint32_t c = thread; c < g->cores; c += g->threads)
+    if (take(g, c))
+      sg_tcore_run(g->tc[c], g->now, g->now + g->quantum);
+  for (uint32_t c = g->cores; c-- > 0;)
+    if (c % g->threads != thread && take(g, c))
+      sg_tcore_run(g->tc[c], g->now, g->now + g->quantum);
+}
+
 void sg_gpu_work(struct sg_gpu *g, uint32_t thread) {
   if (thread >= g->threads)
     return;
@@ -490,8 +516,7 @@ void sg_gpu_work(struct sg_gpu *g, uint32_t thread) {
     core_launch(g, c);
   meet(&g->meeting, dispatch, g);
   while (!g->done) {
-    for (uint32_t c = thread; c < g->cores; c += g->threads)
-      sg_tcore_run(g->tc[c], g->now, g->now + g->quantum);
+    run_quantum(g, thread);
     meet(&g->meeting, merge, g);
   }
   fesetenv(&host_env);
