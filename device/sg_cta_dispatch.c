@@ -91,7 +91,7 @@ struct sg_device {
   pthread_mutex_t lock;           /* pool state: generation, running, quit, job */
   pthread_cond_t wake, done;
   uint64_t generation;
-  uint32_t running;
+  uint32_t running;               /* workers 1.. in the current job */
   bool quit;
   struct job *job;
   uint32_t num_workers;           /* wanted */
@@ -637,6 +637,9 @@ static void *worker_main(void *arg) {
       break;
     w->seen = dev->generation;
     struct job *job = dev->job;
+    if (!job) /* woke after the launch was done: nothing for it */
+      continue;
+    dev->running++;
     pthread_mutex_unlock(&dev->lock);
     job->work(dev, w, job);
     pthread_mutex_lock(&dev->lock);
@@ -683,17 +686,19 @@ static void run_job(struct sg_device *dev, struct job *job) {
   }
   pthread_mutex_lock(&dev->lock);
   dev->job = job;
-  dev->running = dev->num_started - 1;
   dev->generation++;
   pthread_cond_broadcast(&dev->wake);
   pthread_mutex_unlock(&dev->lock);
 
   job->work(dev, dev->workers[0], job);
 
+  /* A small launch is often done before a sleeping worker wakes (tens of
+   * microseconds): only those that joined are waited for. In timing mode
+   * every worker has joined: its threads meet at every quantum. */
   pthread_mutex_lock(&dev->lock);
+  dev->job = NULL;
   while (dev->running > 0)
     pthread_cond_wait(&dev->done, &dev->lock);
-  dev->job = NULL;
   pthread_mutex_unlock(&dev->lock);
   pthread_mutex_unlock(&dev->launch_lock);
 }
