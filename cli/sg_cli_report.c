@@ -340,6 +340,17 @@ static void chart(const struct report *r, const char *title, struct column **col
   fputs("</svg></figure>\n", out);
 }
 
+/* Does the object at path hold other objects? Then it is a section of
+ * the statistics (`timing`: cycles, IPC, hit counts ...), whose members
+ * are charted one by one, not parts of one whole (`timing.stalls`). */
+static bool section(const struct report *r, const char *path) {
+  size_t n = strlen(path);
+  for (size_t c = 0; c < r->ncols; c++)
+    if (r->cols[c].group && !strncmp(r->cols[c].group, path, n) && r->cols[c].group[n] == '.')
+      return true;
+  return false;
+}
+
 static void charts(const struct report *r) {
   struct column **cols = malloc((r->ncols + 1) * sizeof *cols);
   if (!cols)
@@ -349,12 +360,12 @@ static void charts(const struct report *r) {
     const struct column *col = &r->cols[c];
     if (!col->measure)
       continue;
-    if (!col->group) {
+    if (!col->group || section(r, col->group)) {
       cols[0] = (struct column *)col;
       chart(r, col->path, cols, 1);
       continue;
     }
-    /* An object of measures: one stacked chart, at its first member. */
+    /* An object of measures only: one stacked chart, at its first member. */
     bool first = true;
     for (size_t d = 0; d < c; d++)
       first &= !(r->cols[d].group && !strcmp(r->cols[d].group, col->group));

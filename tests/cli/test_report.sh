@@ -56,6 +56,12 @@ expect 0 "$SOFTGPU" report "$data/timing.json" -o fig.html
 f=fig.html
 has $f ': 3 launches of 2 kernels\.'
 has $f '^<p>2 launches ran in timing mode: '
+# `timing` holds objects (stalls): a section, its counters charted one by
+# one; `timing.stalls` holds numbers only: parts of one whole, stacked.
+for id in timing.cycles timing.ipc timing.l2_hits timing.stalls; do
+  has $f "<figure class=\"chart\" id=\"chart-$id\">"
+done
+lacks $f 'id="chart-timing"'
 # SIMD efficiency per kernel, from x=160 with 320 px for 100 %, rows of 22
 # px from y=10: sums of thread_insns over lane_slots, so scale is
 # (650 + 400) / (2600 + 400) = 35 % (the mean of its launches would be
