@@ -90,7 +90,8 @@ static void transition_and_unlock(cl_event ev, cl_int status) {
   }
   ev->status = status;
   struct sg_event_cb *due = take_due(ev);
-  pthread_cond_broadcast(&ev->cond);
+  if (status <= CL_COMPLETE) /* sg_event_wait waits for nothing else */
+    pthread_cond_broadcast(&ev->cond);
   /* Callbacks may release the event: keep it alive until they are done. */
   sg_retain_internal(ev);
   pthread_mutex_unlock(&ev->lock);
