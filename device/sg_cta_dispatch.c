@@ -94,6 +94,10 @@ struct sg_device {
   uint32_t running;               /* workers 1.. in the current job */
   bool quit;
   struct job *job;
+  /* Under launch_lock: the kernel whose last functional launch ran
+   * quick_ctas CTAs quickly (run_alone), or NULL. */
+  const struct sg_kernel_info *quick_kernel;
+  uint64_t quick_ctas;
   uint32_t num_workers;           /* wanted */
   uint32_t num_started;           /* worker structs allocated (pool threads + 1) */
   struct worker **workers;
@@ -671,6 +675,22 @@ static void start_workers(struct sg_device *dev) {
 
 static bool timed_begin(struct sg_device *dev, struct job *job);
 
+static uint64_t mono_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Waking a pool thread and waiting for it costs tens of microseconds: a
+ * functional launch whose kernel last ran as many CTAs or more in less
+ * than this runs on the calling thread alone. */
+#define ALONE_NS 50000u
+
+static bool run_alone(const struct sg_device *dev, const struct job *job) {
+  return !job->timed && job->launch->kernel == dev->quick_kernel &&
+         job->num_ctas <= dev->quick_ctas;
+}
+
 /* Runs every CTA of the job on all workers; the caller is worker 0. */
 static void run_job(struct sg_device *dev, struct job *job) {
   pthread_mutex_lock(&dev->launch_lock);
@@ -684,13 +704,27 @@ static void run_job(struct sg_device *dev, struct job *job) {
     pthread_mutex_unlock(&dev->launch_lock);
     return;
   }
-  pthread_mutex_lock(&dev->lock);
-  dev->job = job;
-  dev->generation++;
-  pthread_cond_broadcast(&dev->wake);
-  pthread_mutex_unlock(&dev->lock);
+  uint64_t start = mono_ns();
+  bool alone = dev->num_started == 1 || run_alone(dev, job);
+  if (!alone) {
+    pthread_mutex_lock(&dev->lock);
+    dev->job = job;
+    dev->generation++;
+    pthread_cond_broadcast(&dev->wake);
+    pthread_mutex_unlock(&dev->lock);
+  }
 
   job->work(dev, dev->workers[0], job);
+
+  if (!job->timed) { /* the kernel, and how many CTAs it ran quickly */
+    bool quick = mono_ns() - start < ALONE_NS;
+    dev->quick_kernel = quick ? job->launch->kernel : NULL;
+    dev->quick_ctas = quick ? job->num_ctas : 0;
+  }
+  if (alone) {
+    pthread_mutex_unlock(&dev->launch_lock);
+    return;
+  }
 
   /* A small launch is often done before a sleeping worker wakes (tens of
    * microseconds): only those that joined are waited for. In timing mode
@@ -943,12 +977,6 @@ struct timed {
   bool progress;              /* say how far a long launch got */
   uint64_t started_ns, said_ns;
 };
-
-static uint64_t mono_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* CTA `index` for slot `slot` of core `core`: its ids and its memory. */
 static void timed_cta(void *ctx, uint64_t index, uint32_t core, uint32_t slot,
