@@ -179,6 +179,13 @@ struct sg_launch_result {
   uint64_t printf_dropped;           /* printf calls that found the buffer full */
 };
 
+/* The largest work-group a kernel of program p may have on cfg's device
+ * (CL_KERNEL_WORK_GROUP_SIZE): the configuration's limit, and in timing
+ * mode what a core's register file holds (regs_per_core over the registers
+ * the program's code names, in whole warps; at least one work-item). */
+uint32_t sg_device_max_work_group_size(const struct sg_config *cfg,
+                                       const struct sg_program_image *p);
+
 /* Private memory (docs/decisions.md, "Private memory is sized per kernel"):
  * each work-item of a launch gets a stack slot of its kernel's private_size
  * rounded up to 16 bytes, and at least stack_per_lane when the compiler

@@ -323,7 +323,7 @@ fail:
 }
 
 size_t sg_kernel_max_work_group_size(cl_kernel k, cl_device_id dev) {
-  size_t max = sg_config_max_work_group_size(&dev->config);
+  size_t max = sg_device_max_work_group_size(&dev->config, k->program->image);
   const uint32_t *r = k->info->reqd_work_group_size;
   if (r[0]) {
     size_t reqd = (size_t)r[0] * r[1] * r[2];
