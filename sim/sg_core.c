@@ -416,20 +416,21 @@ static void cta_start(struct sg_core *c, uint32_t s, const struct sg_cta_desc *c
   }
   struct sg_cta_slot *cs = &c->ctas[s];
   /* The regions the slot's last CTA hit are those of this one's map too
-   * when it is the same map (a launch's CTAs on one host thread). */
-  const struct sg_region *hit[SG_JIT_SLOTS] = {0};
-  if (mem->gen && mem->gen == cs->mem.gen)
-    memcpy(hit, cs->hit, sizeof hit);
-  *cs = (struct sg_cta_slot){
-      .desc = cta,
-      .mem = *mem,
-      .last = &none,
-      .index = cta->ctaid[0] +
-               (uint64_t)cta->nctaid[0] * (cta->ctaid[1] + (uint64_t)cta->nctaid[1] * cta->ctaid[2]),
-      .slot = s,
-      .first_warp = first,
-      .num_warps = cta->num_warps};
-  memcpy(cs->hit, hit, sizeof hit);
+   * when it is the same map (a launch's CTAs on one host thread): the
+   * slot is set field by field, hit[] kept (a CTA is a few hundred
+   * nanoseconds of a short kernel; clearing the slot was a tenth). */
+  if (!mem->gen || mem->gen != cs->mem.gen)
+    memset(cs->hit, 0, sizeof cs->hit);
+  cs->desc = cta;
+  cs->mem = *mem;
+  cs->last = &none;
+  cs->index = cta->ctaid[0] +
+              (uint64_t)cta->nctaid[0] * (cta->ctaid[1] + (uint64_t)cta->nctaid[1] * cta->ctaid[2]);
+  cs->insns = 0;
+  cs->slot = s;
+  cs->first_warp = first;
+  cs->num_warps = cta->num_warps;
+  cs->running = cs->at_barrier = 0;
   for (uint32_t i = 0; i < cta->num_warps; i++) {
     warp_init(c, c->warps[first + i], cs, i);
     cs->running += c->warps[first + i]->state != SG_WARP_DONE;
