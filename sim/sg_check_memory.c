@@ -46,6 +46,7 @@ struct prov {
 
 struct warp_shadow {
   struct prov x[SG_NXREGS];
+  uint64_t written; /* registers of x set since its CTA started (the rest are zero) */
   uint64_t lanes;   /* lanes seen running: a write under fewer is partial */
   bool stack_dirty; /* stack[] has entries to clear at the next CTA */
 };
@@ -124,6 +125,7 @@ static void write(struct warp_shadow *ws, unsigned rd, struct prov p, uint64_t m
   if ((mask & ws->lanes) != ws->lanes && !same(&ws->x[rd], &p))
     p = (struct prov){0};
   ws->x[rd] = p;
+  ws->written |= 1ull << rd;
 }
 
 static const struct sg_region *region_at(const struct sg_check_launch *l, uint64_t a) {
@@ -545,6 +547,7 @@ static void seg_apply(struct prov *x, const struct seg *g) {
  * stores to the stack were noted as they ran. */
 static void seg_partial(struct sg_check_memory *m, const struct seg *g, uint32_t to) {
   struct prov *x = m->cur.ws->x;
+  m->cur.ws->written |= g->written;
   for (uint32_t i = g->s; i < to; i++) {
     const struct sg_uop *u = &m->cur.uops[i];
     enum sg_mem_kind k = m->op[u->op].mem;
@@ -615,6 +618,7 @@ static const struct sg_block_limit *block_note(struct sg_hook *h, const struct s
     /* It read elsewhere than when the run was worked out: a new run. */
     seg_partial(m, g, i);
     m->cur.ws->x[a->uop->rd] = p;
+    m->cur.ws->written |= 1ull << a->uop->rd;
     m->cur.seg = seg_find(m, i + 1);
     return m->cur.seg ? m->cur.seg->lim : NULL;
   }
@@ -628,9 +632,10 @@ static void block_leave(struct sg_hook *h, uint32_t ran) {
   const struct seg *g = m->cur.seg;
   if (!g)
     return;
-  if (ran == g->e)
+  if (ran == g->e) {
     seg_apply(m->cur.ws->x, g);
-  else
+    m->cur.ws->written |= g->written;
+  } else
     seg_partial(m, g, ran);
   m->cur.seg = NULL;
 }
@@ -648,7 +653,10 @@ static void on_event(struct sg_hook *h, const struct sg_event *e) {
     struct warp_shadow *ws = &m->warps[w];
     if (ws->stack_dirty)
       memset(m->stack + (size_t)w * m->stack_words, 0, m->stack_words * sizeof *m->stack);
-    memset(ws, 0, sizeof *ws);
+    for (uint64_t r = ws->written; r; r &= r - 1) /* (clearing all of x was most of a CTA's start) */
+      ws->x[__builtin_ctzll(r)] = (struct prov){0};
+    ws->written = ws->lanes = 0;
+    ws->stack_dirty = false;
   }
 }
 
