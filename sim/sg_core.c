@@ -326,7 +326,7 @@ static bool barrier_release(struct sg_core *c, struct sg_cta_slot *cs) {
     }
   }
   cs->at_barrier = 0;
-  if (c->nhooks)
+  if (sg_core_wants(c, SG_EV_BARRIER_RELEASE))
     sg_core_emit(c, cs, NULL,
                  (struct sg_event){.kind = SG_EV_BARRIER_RELEASE, .time = time_of(c, cs),
                                    .pc = lead->barrier_pc, .arg = cs->slot});
@@ -338,12 +338,12 @@ static bool barrier_release(struct sg_core *c, struct sg_cta_slot *cs) {
 static void warp_stopped(struct sg_core *c, struct sg_cta_slot *cs, struct sg_warp *w) {
   if (w->state == SG_WARP_BARRIER) {
     cs->at_barrier++;
-    if (c->nhooks)
+    if (sg_core_wants(c, SG_EV_BARRIER_WAIT))
       sg_core_emit(c, cs, w, (struct sg_event){.kind = SG_EV_BARRIER_WAIT, .time = time_of(c, cs),
                                            .pc = w->barrier_pc, .arg = cs->slot});
   } else if (w->state == SG_WARP_DONE) {
     cs->running--;
-    if (c->nhooks)
+    if (sg_core_wants(c, SG_EV_WARP_END))
       sg_core_emit(c, cs, w, (struct sg_event){.kind = SG_EV_WARP_END, .time = time_of(c, cs)});
   }
 }
@@ -435,7 +435,7 @@ static void cta_start(struct sg_core *c, uint32_t s, const struct sg_cta_desc *c
     warp_init(c, c->warps[first + i], cs, i);
     cs->running += c->warps[first + i]->state != SG_WARP_DONE;
   }
-  if (c->nhooks)
+  if (sg_core_wants(c, SG_EV_CTA_START))
     sg_core_emit(c, cs, NULL,
                  (struct sg_event){.kind = SG_EV_CTA_START, .time = time_of(c, cs),
                                    .arg = cta->num_warps, .arg2 = cs->first_warp, .desc = cta});
@@ -462,7 +462,7 @@ enum sg_status sg_core_run_cta(struct sg_core *c, const struct sg_code *code,
     sg_core_release_fp(c);
   if (!c->jit && translatable(c))
     sg_jit_ran(code, cta->entry_pc, cs->insns, cs->index == 0); /* toward translating it */
-  if (c->nhooks)
+  if (sg_core_wants(c, SG_EV_CTA_END))
     sg_core_emit(c, cs, NULL,
                  (struct sg_event){.kind = SG_EV_CTA_END, .time = time_of(c, cs), .arg = s != SG_OK});
   cs->desc = NULL;
@@ -589,7 +589,7 @@ bool sg_core_cta_finish(struct sg_core *c, uint32_t s) {
   struct sg_cta_slot *cs = &c->ctas[s];
   if (!cs->desc || cs->running > 0)
     return false;
-  if (c->nhooks)
+  if (sg_core_wants(c, SG_EV_CTA_END))
     sg_core_emit(c, cs, NULL,
                  (struct sg_event){.kind = SG_EV_CTA_END, .time = time_of(c, cs)});
   for (uint32_t i = 0; i < cs->num_warps; i++)

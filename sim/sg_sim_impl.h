@@ -248,6 +248,10 @@ void sg_warp_atomics(struct sg_warp *w, const struct sg_insn_record *r);
  * CTA-wide). */
 void sg_core_emit(struct sg_core *c, const struct sg_cta_slot *cs, const struct sg_warp *w,
                   struct sg_event e);
+/* Does a consumer want events of kind k? Checked before one is built. */
+static inline bool sg_core_wants(const struct sg_core *c, enum sg_event_kind k) {
+  return c->nhooks && (c->events & SG_EV_BIT(k));
+}
 
 /* Fills c->fault for warp w at pc (lane-specific when lane < warp size;
  * else the first active lane). */
