@@ -611,7 +611,7 @@ static void run_ctas(struct sg_device *dev, struct worker *w, struct job *job) {
     w->cta.stack_base = job->map->stack_base;
     w->cta.stack_size = (uint32_t)sg_device_private_size(&dev->cfg, launch->kernel);
     w->cta.core_id = (uint32_t)(i % dev->cfg.cores); /* round-robin, as a GPU's CTA issue */
-    struct sg_fault fault = {0};
+    struct sg_fault fault; /* sg_core_run_cta clears it (sg_core_bind) */
     st = sg_core_run_cta(w->core, launch->program->code, &w->cta, &mem, &w->findings, &fault);
     if (st != SG_OK)
       record_failure(job, st, i, &fault, &w->cta);
