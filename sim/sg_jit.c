@@ -1261,6 +1261,8 @@ static bool translate(const struct sg_code *code, struct sg_jit *j, size_t e, ch
       blocks++;
       j->insns += len;
     }
+    if (len == MAX_BLOCK && i + len < code->n) /* longer straight-line code goes on in a block of its own */
+      lead[i + len] = true;
     i += len ? len : 1;
   }
   free(lead);

@@ -89,7 +89,7 @@ struct fixup {
   unsigned at, label, jal, f3, a, b;
 };
 struct prog {
-  uint32_t w[512];
+  uint32_t w[2048]; /* room for straight-line code longer than a translated block */
   unsigned n;
   int64_t label[64]; /* word index */
   unsigned nlabels;

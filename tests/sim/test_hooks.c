@@ -422,6 +422,74 @@ static void test_block_consumer(void **state) {
   }
 }
 
+/* Straight-line code longer than one translated block holds runs in
+ * blocks from end to end: a consumer that follows blocks sees every
+ * instruction but the exit in them, and the interpreter runs only the exit. */
+#define CHAIN 1200
+struct block_counter {
+  struct sg_hook hook;
+  unsigned enters, nrec;
+  uint64_t ran, rec_pc[4];
+};
+static struct sg_block_limit anywhere[2 * CHAIN]; /* by index in a block: no limit */
+static const struct sg_block_limit *count_enter(struct sg_hook *self, uint32_t warp, uint64_t pc,
+                                                const struct sg_uop *uops, uint32_t len) {
+  (void)warp, (void)pc, (void)uops, (void)len;
+  ((struct block_counter *)self)->enters++;
+  return anywhere;
+}
+static void count_leave(struct sg_hook *self, uint32_t ran) {
+  ((struct block_counter *)self)->ran += ran;
+}
+static void count_insn(struct sg_hook *self, const struct sg_insn_record *r) {
+  struct block_counter *c = (struct block_counter *)self;
+  if (c->nrec < 4)
+    c->rec_pc[c->nrec] = r->pc;
+  c->nrec++;
+}
+static const struct sg_block_ops count_ops = {count_enter, NULL, count_leave};
+
+static void test_long_straight_line(void **state) {
+  (void)state;
+  for (unsigned i = 0; i < 2 * CHAIN; i++)
+    anywhere[i] = (struct sg_block_limit){.lo = 0, .span = UINT64_MAX};
+  struct machine *m = machine_new(8, 4); /* two full warps of 4 */
+  struct prog p;
+  prog_init(&p);
+  emit(&p, CSRR(S0, SG_CSR_TIDLIN));
+  emit(&p, SLLI(T0, S0, 2));
+  emit(&p, ADD(S1, A0, T0));
+  for (unsigned i = 0; i < CHAIN; i++)
+    emit(&p, ADDI(S0, S0, 1));
+  emit(&p, SW(S0, 0, S1)); /* out[t] = t + CHAIN */
+  emit(&p, SG_EXIT);
+  prog_finish(&p);
+  m->regions[0] = (struct sg_region){CODE_BASE, 4 * p.n, (uint8_t *)p.w,
+                                     SG_PERM_R | SG_PERM_X, "code", SG_SPACE_CONSTANT};
+  struct sg_code *code;
+  struct sg_core *core;
+  struct sg_sim_config cfg = {.warp_size = 4, .reconv = test_policy(), .engine = SG_ENGINE_JIT,
+                              .jit_threshold = 0};
+  static struct block_counter c;
+  c = (struct block_counter){.hook = {.insn = count_insn, .block = &count_ops}};
+  struct sg_hook *hooks[] = {&c.hook};
+  assert_int_equal(sg_code_create(p.w, p.n, CODE_BASE, p.rc, p.nrc, &code), SG_OK);
+  assert_int_equal(sg_core_create(&cfg, 0, &core), SG_OK);
+  sg_core_set_hooks(core, hooks, 1);
+  assert_int_equal(sg_core_run_cta(core, code, &m->cta, &m->map, &m->findings, &m->fault), SG_OK);
+  for (unsigned t = 0; t < 8; t++)
+    assert_int_equal(data32(m, t), t + CHAIN);
+  /* each warp: everything before its exit in blocks, more than one */
+  assert_int_equal(c.ran, 2 * (p.n - 1));
+  assert_true(c.enters > 2);
+  assert_int_equal(c.nrec, 2);
+  assert_int_equal(c.rec_pc[0], CODE_BASE + 4 * (p.n - 1));
+  assert_int_equal(c.rec_pc[1], CODE_BASE + 4 * (p.n - 1));
+  sg_core_destroy(core);
+  sg_code_destroy(code);
+  machine_free(m);
+}
+
 /* The names of the policies' ops are the names configuration uses. */
 static void test_policy_names(void **state) {
   (void)state;
@@ -531,6 +599,7 @@ int main(void) {
       cmocka_unit_test(test_dualpath_policies), cmocka_unit_test(test_switch_at_barrier),
       cmocka_unit_test(test_policy_names),     cmocka_unit_test(test_traces),
       cmocka_unit_test(test_consumer_findings), cmocka_unit_test(test_block_consumer),
+      cmocka_unit_test(test_long_straight_line),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
