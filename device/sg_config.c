@@ -447,6 +447,17 @@ uint32_t sg_config_max_work_group_size(const struct sg_config *cfg) {
   return n < SG_MAX_CTA_THREADS ? (uint32_t)n : SG_MAX_CTA_THREADS;
 }
 
+uint32_t sg_device_max_work_group_size(const struct sg_config *cfg,
+                                       const struct sg_program_image *p) {
+  uint32_t max = sg_config_max_work_group_size(cfg);
+  if (cfg->mode != SG_MODE_TIMING)
+    return max;
+  struct sg_timing_config t;
+  sg_config_timing(cfg, &t);
+  uint32_t fit = sg_timing_max_cta_threads(&t, cfg->warp_size, p->code);
+  return fit >= max ? max : fit ? fit : 1;
+}
+
 unsigned sg_config_num_keys(void) {
   return NUM_KEYS;
 }

@@ -39,6 +39,12 @@ void sg_config_help(FILE *out); /* every key with its help and default, the pres
 /* One JSON object {"cores": 8, ...} (no newline), for stats files. */
 void sg_config_print_json(const struct sg_config *cfg, FILE *out);
 uint32_t sg_config_max_work_group_size(const struct sg_config *cfg);
+/* The largest work-group a kernel of program p may have on cfg's device
+ * (CL_KERNEL_WORK_GROUP_SIZE): the configuration's limit, and in timing
+ * mode what a core's register file holds (regs_per_core over the registers
+ * the program's code names, in whole warps; at least one work-item). */
+uint32_t sg_device_max_work_group_size(const struct sg_config *cfg,
+                                       const struct sg_program_image *p);
 /* The timing model's numbers (sim/sg_timing_config.def) of cfg. */
 void sg_config_timing(const struct sg_config *cfg, struct sg_timing_config *t);
 
@@ -178,13 +184,6 @@ struct sg_launch_result {
   uint64_t printf_used;              /* bytes of whole records after the printf header */
   uint64_t printf_dropped;           /* printf calls that found the buffer full */
 };
-
-/* The largest work-group a kernel of program p may have on cfg's device
- * (CL_KERNEL_WORK_GROUP_SIZE): the configuration's limit, and in timing
- * mode what a core's register file holds (regs_per_core over the registers
- * the program's code names, in whole warps; at least one work-item). */
-uint32_t sg_device_max_work_group_size(const struct sg_config *cfg,
-                                       const struct sg_program_image *p);
 
 /* Private memory (docs/decisions.md, "Private memory is sized per kernel"):
  * each work-item of a launch gets a stack slot of its kernel's private_size

@@ -171,16 +171,6 @@ uint64_t sg_device_private_size(const struct sg_config *cfg, const struct sg_ker
   return size;
 }
 
-uint32_t sg_device_max_work_group_size(const struct sg_config *cfg,
-                                       const struct sg_program_image *p) {
-  uint32_t max = sg_config_max_work_group_size(cfg);
-  uint64_t warp_regs = (uint64_t)cfg->warp_size * sg_code_registers(p->code);
-  if (cfg->mode != SG_MODE_TIMING || !warp_regs)
-    return max;
-  uint64_t fit = cfg->regs_per_core / warp_regs * cfg->warp_size;
-  return fit >= max ? max : fit ? (uint32_t)fit : 1;
-}
-
 uint64_t sg_device_private_max_items(const struct sg_config *cfg, const struct sg_kernel_info *k) {
   uint64_t size = sg_device_private_size(cfg, k);
   return size ? SG_STACK_WINDOW / size : UINT64_MAX;

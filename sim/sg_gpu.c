@@ -272,11 +272,24 @@ void sg_gpu_destroy(struct sg_gpu *g) {
   free(g);
 }
 
+/* The registers of `warps` warps of ws lanes running code: every lane
+ * has each register the code names (x and f). */
+static uint64_t warp_registers(uint64_t warps, uint32_t ws, const struct sg_code *code) {
+  return warps * ws * sg_code_registers(code);
+}
+
+uint32_t sg_timing_max_cta_threads(const struct sg_timing_config *t, uint32_t warp_size,
+                                   const struct sg_code *code) {
+  uint64_t one = warp_registers(1, warp_size, code);
+  uint64_t threads = one ? t->regs_per_core / one * warp_size : UINT32_MAX;
+  return threads < UINT32_MAX ? (uint32_t)threads : UINT32_MAX;
+}
+
 uint32_t sg_gpu_occupancy(const struct sg_gpu *g, const struct sg_code *code,
                           uint32_t threads_per_cta, uint64_t local_per_cta,
                           uint64_t local_per_core, const char **limit) {
   uint32_t ws = g->sim.warp_size, warps = (threads_per_cta + ws - 1) / ws;
-  uint64_t regs = (uint64_t)warps * ws * sg_code_registers(code);
+  uint64_t regs = warp_registers(warps, ws, code);
   struct {
     uint64_t n;
     const char *what;

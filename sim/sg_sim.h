@@ -771,6 +771,11 @@ uint64_t sg_gpu_ctas_done(const struct sg_gpu *g);
 uint32_t sg_gpu_occupancy(const struct sg_gpu *g, const struct sg_code *code,
                           uint32_t threads_per_cta, uint64_t local_per_cta,
                           uint64_t local_per_core, const char **limit);
+/* The most work-items, in whole warps of warp_size, of one CTA of code
+ * whose registers fit a core's register file (t->regs_per_core): 0 when
+ * not one warp does, UINT32_MAX when the code names no register. */
+uint32_t sg_timing_max_cta_threads(const struct sg_timing_config *t, uint32_t warp_size,
+                                   const struct sg_code *code);
 /* Runs a launch on `threads` host threads: sg_gpu_start, then every one of
  * them calls sg_gpu_work(g, k) (k = 0 .. threads - 1) and returns when the
  * launch is done, then sg_gpu_finish gives the result: SG_OK, SG_EFAULT
