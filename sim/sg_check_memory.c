@@ -559,8 +559,10 @@ static void seg_partial(struct sg_check_memory *m, const struct seg *g, uint32_t
 }
 
 static const struct sg_block_limit *block_enter(struct sg_hook *h, uint32_t warp, uint64_t pc,
-                                                const struct sg_uop *uops, uint32_t len) {
+                                                const struct sg_uop *uops, uint32_t len,
+                                                uint64_t time) {
   struct sg_check_memory *m = (struct sg_check_memory *)h;
+  (void)time;
   if (warp >= m->max_warps || !m->l)
     return NULL;
   struct warp_shadow *ws = &m->warps[warp];
@@ -627,8 +629,9 @@ static const struct sg_block_limit *block_note(struct sg_hook *h, const struct s
   }
 }
 
-static void block_leave(struct sg_hook *h, uint32_t ran) {
+static void block_leave(struct sg_hook *h, uint32_t ran, const struct sg_block_log *log) {
   struct sg_check_memory *m = (struct sg_check_memory *)h;
+  (void)log;
   const struct seg *g = m->cur.seg;
   if (!g)
     return;

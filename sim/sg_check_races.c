@@ -66,7 +66,6 @@ struct warp_state {
   uint32_t sgb_time;                    /* last sub_group_barrier, and its lanes */
   uint64_t sgb_mask;
   uint32_t async_pc; /* in its share of the async copy marked there (0: not) */
-  bool seen;
 };
 
 struct sg_races {
@@ -93,6 +92,11 @@ struct sg_races {
   /* the launch's __global accesses, CTA after CTA */
   struct span *spans;
   size_t nspans, spans_cap, cta_first;
+  struct { /* the translated block running */
+    uint32_t warp;
+    uint64_t pc, time;
+    const struct sg_uop *uops;
+  } block;
 };
 
 /* ---- Memory of the checker ---------------------------------------------- */
@@ -214,8 +218,16 @@ static const char *space_text(int global) {
 /* An access found in conflict with an earlier one: classified and reported
  * unless an order the checker knows of exists (a sub-group barrier between
  * lanes of one warp). False when the CTA must stop. */
+/* A memory instruction of a warp, from its record or a translated
+ * block's log (every lane active). */
+struct mem_insn {
+  uint32_t warp, pc, time, size;
+  int kind, global;
+  uint64_t mask;
+  const uint64_t *addr, *data; /* per lane: data holds the value in its low bytes */
+};
 struct access {
-  const struct sg_insn_record *r;
+  const struct mem_insn *r;
   unsigned lane;
   uint64_t addr; /* of the cell */
   uint32_t size; /* of the cell: 4 or 1 */
@@ -226,7 +238,7 @@ struct access {
 
 static bool conflict(struct sg_races *k, const struct access *x, const struct acc *prev,
                      int prev_kind, bool same) {
-  const struct sg_insn_record *r = x->r;
+  const struct mem_insn *r = x->r;
   const struct warp_state *w = &k->warps[r->warp];
   uint32_t ws = k->cfg.warp_size, t = x->acc.thread, pt = prev->thread;
   if (k->cfg.async_elsewhere && ((x->acc.flags | prev->flags) & ACC_ASYNC))
@@ -531,17 +543,14 @@ static void finish_spans(struct sg_races *k) {
 
 /* ---- The consumer ---------------------------------------------------------- */
 
-static void on_memory(struct sg_races *k, struct warp_state *w, const struct sg_insn_record *r) {
-  int global = r->space == SG_SPACE_GLOBAL;
+static void on_memory(struct sg_races *k, struct warp_state *w, const struct mem_insn *r) {
   struct access x = {.r = r,
-                     .kind = r->mem == SG_MEM_LOAD    ? LOAD
-                             : r->mem == SG_MEM_STORE ? STORE
-                                                      : ATOMIC,
-                     .global = global,
+                     .kind = r->kind,
+                     .global = r->global,
                      .acc = {.stamp = k->stamp,
-                             .pc = w->async_pc ? w->async_pc : (uint32_t)r->pc,
-                             .time = (uint32_t)r->time,
-                             .flags = (uint8_t)((r->mem == SG_MEM_ATOMIC ? ACC_ATOMIC : 0) |
+                             .pc = w->async_pc ? w->async_pc : r->pc,
+                             .time = r->time,
+                             .flags = (uint8_t)((r->kind == ATOMIC ? ACC_ATOMIC : 0) |
                                                 (w->async_pc ? ACC_ASYNC : 0))}};
   uint32_t ws = k->cfg.warp_size;
   for (uint64_t m = r->mask; m && !k->full; m &= m - 1) {
@@ -552,9 +561,13 @@ static void on_memory(struct sg_races *k, struct warp_state *w, const struct sg_
     x.same = x.kind == STORE;
     if (!check_access(k, &x, r->addr[l], r->size, value))
       return;
-    if (global)
+    if (r->global)
       summarise(k, &x, r->addr[l], r->size, value, x.same);
   }
+}
+
+static int kind_of_mem(enum sg_mem_kind m) {
+  return m == SG_MEM_LOAD ? LOAD : m == SG_MEM_STORE ? STORE : ATOMIC;
 }
 
 static void on_mark(struct warp_state *w, const struct sg_insn_record *r) {
@@ -575,10 +588,6 @@ static void on_insn(struct sg_hook *h, const struct sg_insn_record *r) {
   if (!k->desc || r->warp >= k->desc->num_warps)
     return;
   struct warp_state *w = &k->warps[r->warp];
-  if (!w->seen) { /* a warp's first instruction runs all its lanes */
-    w->seen = true;
-    w->live = r->mask;
-  }
   if (r->mask == w->live)
     w->full_time = (uint32_t)r->time;
   switch (r->uop->op) {
@@ -595,9 +604,62 @@ static void on_insn(struct sg_hook *h, const struct sg_insn_record *r) {
   default: break;
   }
   if (r->mem != SG_MEM_NONE && !k->full &&
-      (r->space == SG_SPACE_LOCAL || r->space == SG_SPACE_GLOBAL))
-    on_memory(k, w, r);
+      (r->space == SG_SPACE_LOCAL || r->space == SG_SPACE_GLOBAL)) {
+    struct mem_insn m = {.warp = r->warp,
+                         .pc = (uint32_t)r->pc,
+                         .time = (uint32_t)r->time,
+                         .size = r->size,
+                         .kind = kind_of_mem(r->mem),
+                         .global = r->space == SG_SPACE_GLOBAL,
+                         .mask = r->mask,
+                         .addr = r->addr,
+                         .data = r->data};
+    on_memory(k, w, &m);
+  }
 }
+
+/* Translated blocks (sg_block_ops): their accesses, from the log, as the
+ * records would have given them; every instruction of a block runs all
+ * the warp's lanes, so it is the warp's last full one. */
+static const struct sg_block_limit *block_enter(struct sg_hook *h, uint32_t warp, uint64_t pc,
+                                                const struct sg_uop *uops, uint32_t len,
+                                                uint64_t time) {
+  struct sg_races *k = (struct sg_races *)h;
+  (void)len;
+  k->block.warp = warp, k->block.pc = pc, k->block.uops = uops, k->block.time = time;
+  return sg_block_unlimited;
+}
+
+static void block_leave(struct sg_hook *h, uint32_t ran, const struct sg_block_log *log) {
+  struct sg_races *k = (struct sg_races *)h;
+  uint32_t warp = k->block.warp;
+  if (!ran || !k->desc || warp >= k->desc->num_warps)
+    return;
+  struct warp_state *w = &k->warps[warp];
+  uint64_t t0 = k->block.time;
+  for (uint32_t i = 0; i < log->n && !k->full; i++) {
+    const struct sg_block_mem *e = &log->mem[i];
+    if (e->space != SG_SPACE_LOCAL && e->space != SG_SPACE_GLOBAL)
+      continue;
+    uint32_t size;
+    enum sg_mem_kind mk = sg_op_access((enum sg_op)k->block.uops[e->index].op, &size);
+    struct mem_insn m = {.warp = warp,
+                         .pc = (uint32_t)(k->block.pc + 4ull * e->index),
+                         .time = (uint32_t)(t0 + e->index),
+                         .size = size,
+                         .kind = kind_of_mem(mk),
+                         .global = e->space == SG_SPACE_GLOBAL,
+                         .mask = w->live,
+                         .addr = e->addr,
+                         .data = e->data};
+    w->full_time = m.time;
+    on_memory(k, w, &m);
+  }
+  w->full_time = (uint32_t)(t0 + ran - 1);
+}
+
+static const struct sg_block_ops block_ops = {
+    .enter = block_enter, .leave = block_leave, .accesses = true};
 
 static void on_event(struct sg_hook *h, const struct sg_event *e) {
   struct sg_races *k = (struct sg_races *)h;
@@ -614,6 +676,8 @@ static void on_event(struct sg_hook *h, const struct sg_event *e) {
       k->warps_cap = n;
     }
     memset(k->warps, 0, n * sizeof *k->warps);
+    for (uint32_t i = 0; i < n; i++)
+      k->warps[i].live = e->desc->init_mask[i];
     k->desc = e->desc;
     k->cta = e->cta;
     next_stamp(k);
@@ -648,7 +712,7 @@ enum sg_status sg_races_create(struct sg_core *core, const struct sg_races_confi
   struct sg_races *k = calloc(1, sizeof *k);
   if (!k)
     return SG_ENOMEM;
-  k->hook = (struct sg_hook){.insn = on_insn, .event = on_event};
+  k->hook = (struct sg_hook){.insn = on_insn, .event = on_event, .block = &block_ops};
   k->core = core;
   k->cfg = *cfg;
   *out = k;

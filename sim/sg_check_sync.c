@@ -36,8 +36,8 @@ struct copy {
 };
 
 struct warp_state {
-  uint64_t live;      /* lanes not exited */
-  bool seen, in_copy; /* in_copy: running its share of an async copy */
+  uint64_t live; /* lanes not exited */
+  bool in_copy;  /* running its share of an async copy */
 };
 
 struct sg_sync {
@@ -299,10 +299,6 @@ static void on_insn(struct sg_hook *h, const struct sg_insn_record *r) {
   if (!s->desc || r->warp >= s->nwarps)
     return;
   struct warp_state *w = &s->warps[r->warp];
-  if (!w->seen) {
-    w->seen = true;
-    w->live = r->mask;
-  }
   switch (r->uop->op) {
   case SG_OP_SG_EXIT: w->live &= ~r->mask; break;
   case SG_OP_SG_BARRIER: on_barrier(s, r); break;
@@ -368,7 +364,8 @@ static void on_event(struct sg_hook *h, const struct sg_event *e) {
       s->diverged = dv;
       s->cap = n;
     }
-    memset(s->warps, 0, d->num_warps * sizeof *s->warps);
+    for (uint32_t i = 0; i < d->num_warps; i++)
+      s->warps[i] = (struct warp_state){.live = d->init_mask[i]};
     memset(s->calls, 0, n * sizeof *s->calls);
     memset(s->diverged, 0, n * sizeof *s->diverged);
     for (int i = 0; i < RING; i++)
@@ -394,6 +391,22 @@ static void on_event(struct sg_hook *h, const struct sg_event *e) {
   }
 }
 
+/* Blocks hold none of the instructions this checker looks at (barriers,
+ * marks, exits) but memory accesses, which matter only while an async copy
+ * is in flight: then the interpreter runs them, with their records. */
+static const struct sg_block_limit *block_enter(struct sg_hook *h, uint32_t warp, uint64_t pc,
+                                                const struct sg_uop *uops, uint32_t len,
+                                                uint64_t time) {
+  (void)warp, (void)pc, (void)uops, (void)len, (void)time;
+  return ((struct sg_sync *)h)->ncopies ? NULL : sg_block_unlimited;
+}
+
+static void block_leave(struct sg_hook *h, uint32_t ran, const struct sg_block_log *log) {
+  (void)h, (void)ran, (void)log;
+}
+
+static const struct sg_block_ops block_ops = {.enter = block_enter, .leave = block_leave};
+
 enum sg_status sg_sync_create(struct sg_core *core, uint32_t warp_size, struct sg_sync **out) {
   *out = NULL;
   if (!core || warp_size < 1 || warp_size > SG_MAX_WARP_SIZE)
@@ -401,7 +414,7 @@ enum sg_status sg_sync_create(struct sg_core *core, uint32_t warp_size, struct s
   struct sg_sync *s = calloc(1, sizeof *s);
   if (!s)
     return SG_ENOMEM;
-  s->hook = (struct sg_hook){.insn = on_insn, .event = on_event};
+  s->hook = (struct sg_hook){.insn = on_insn, .event = on_event, .block = &block_ops};
   s->core = core;
   s->warp_size = warp_size;
   *out = s;

@@ -13,6 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What a translated block does to the registers: those it reads before
+ * writing them, and those it writes (x and f banks), as step() below. */
+struct block_info {
+  const struct sg_uop *uops;
+  uint32_t len;
+  uint64_t rx, rf, wx, wf;
+};
+#define INFO_SLOTS 1024
+
 struct sg_check_uninit {
   struct sg_hook hook;
   struct sg_core *core;
@@ -20,10 +29,20 @@ struct sg_check_uninit {
   uint32_t warp_size, max_warps, max_threads;
   uint8_t (*x)[SG_NXREGS][SG_MAX_WARP_SIZE]; /* per warp: uninitialized bytes of x regs */
   uint8_t (*f)[32][SG_MAX_WARP_SIZE];
+  uint64_t *xd, *fd; /* per warp: rows of x, f that may hold uninitialized bytes */
   uint8_t *priv;  /* per thread, per stack byte: 1 = uninitialized */
   uint32_t *low;  /* per thread: lowest stack offset written (reset at CTA start) */
   uint8_t *local; /* per local byte: 1 = uninitialized */
   uint64_t local_base, local_size;
+  /* translated blocks: what they do (by their first uop, for the program
+   * info_code), and the one running */
+  struct block_info info[INFO_SLOTS];
+  uint64_t info_code;
+  struct {
+    uint32_t warp;
+    uint64_t pc;
+    const struct block_info *info;
+  } block;
 };
 
 /* The shadow byte of device address a for thread t, or NULL (initialized
@@ -60,13 +79,52 @@ static void store_mask(struct sg_check_uninit *u, uint32_t t, uint64_t a, uint32
     s[i] = m >> i & 1;
 }
 
-static void report(struct sg_check_uninit *u, const struct sg_insn_record *r, unsigned lane,
+/* One instruction of a warp, as its record or a translated block's log
+ * tells it: its lanes, and for memory the kind, bytes and lanes' addresses. */
+struct step {
+  uint32_t warp;
+  uint64_t pc;
+  const struct sg_uop *op;
+  uint64_t mask;
+  enum sg_mem_kind mem;
+  uint32_t size;
+  const uint64_t *addr;
+};
+
+static void report(struct sg_check_uninit *u, const struct step *r, unsigned lane,
                    const char *what) {
   sg_core_finding(u->core, r->warp, lane, r->pc, SG_FAULT_UNINIT, 0, 0, "%s", what);
 }
 
-/* Result of an ALU op from its sources' masks (any uninitialized byte makes
- * the whole result so), with the exact cases of moves, masks and shifts. */
+/* The registers op reads (rx, rf) and writes (wx, wf), as bits of the x
+ * and f banks, in step()'s terms. */
+static void regs_of(const struct sg_uop *op, uint64_t *rx, uint64_t *rf, uint64_t *wx,
+                    uint64_t *wf) {
+  uint64_t r1 = 1ull << op->rs1, r2 = 1ull << op->rs2, r3 = 1ull << (op->rs3 & 31);
+  uint64_t dx = sg_op_writes_x((enum sg_op)op->op) ? 1ull << op->rd : 0, df = 1ull << (op->rd & 31);
+  *rx = *rf = *wx = *wf = 0;
+  switch (sg_op_fmt((enum sg_op)op->op)) {
+  case SG_FMT_R: case SG_FMT_A: *rx = r1 | r2, *wx = dx; break;
+  case SG_FMT_I: case SG_FMT_SH: case SG_FMT_X2: case SG_FMT_L: case SG_FMT_LR:
+    *rx = r1, *wx = dx;
+    break;
+  case SG_FMT_U: case SG_FMT_J: case SG_FMT_CSRI: case SG_FMT_CSR: *wx = dx; break;
+  case SG_FMT_B: case SG_FMT_S: *rx = r1 | r2; break;
+  case SG_FMT_FL: *rx = r1, *wf = df; break;
+  case SG_FMT_FS: *rx = r1, *rf = r2 & 0xffffffffull; break;
+  case SG_FMT_R4: *rf = (1ull << (op->rs1 & 31)) | (1ull << (op->rs2 & 31)) | r3, *wf = df; break;
+  case SG_FMT_FR: case SG_FMT_SFU:
+    *rf = (1ull << (op->rs1 & 31)) | (1ull << (op->rs2 & 31)), *wf = df;
+    break;
+  case SG_FMT_F1: *rf = 1ull << (op->rs1 & 31), *wf = df; break;
+  case SG_FMT_FX: *rf = 1ull << (op->rs1 & 31), *wx = dx; break;
+  case SG_FMT_FC: *rf = (1ull << (op->rs1 & 31)) | (1ull << (op->rs2 & 31)), *wx = dx; break;
+  case SG_FMT_XF: *rx = r1, *wf = df; break;
+  case SG_FMT_X1: *rx = r1; break;
+  default: break;
+  }
+}
+
 static uint8_t alu_mask(const struct sg_uop *op, uint8_t a, uint8_t b) {
   unsigned k = (unsigned)op->imm & 63;
   switch ((enum sg_op)op->op) {
@@ -89,41 +147,33 @@ static uint8_t alu_mask(const struct sg_uop *op, uint8_t a, uint8_t b) {
   }
 }
 
-static void on_insn(struct sg_hook *h, const struct sg_insn_record *r) {
-  struct sg_check_uninit *u = (struct sg_check_uninit *)h;
-  if (r->warp >= u->max_warps || !u->l)
-    return;
-  const struct sg_uop *op = r->uop;
+/* Does any lane of a shadow row hold an uninitialized byte? */
+static bool row_dirty(const uint8_t *row) {
+  uint64_t w[SG_MAX_WARP_SIZE / 8];
+  memcpy(w, row, sizeof w);
+  uint64_t any = 0;
+  for (size_t i = 0; i < SG_MAX_WARP_SIZE / 8; i++)
+    any |= w[i];
+  return any != 0;
+}
+
+static void step(struct sg_check_uninit *u, const struct step *r) {
+  const struct sg_uop *op = r->op;
   uint8_t(*x)[SG_MAX_WARP_SIZE] = u->x[r->warp];
   uint8_t(*f)[SG_MAX_WARP_SIZE] = u->f[r->warp];
   enum sg_fmt fmt = sg_op_fmt((enum sg_op)op->op);
+  uint64_t rx, rf, wx, wf;
+  regs_of(op, &rx, &rf, &wx, &wf);
   uint32_t t0 = r->warp * u->warp_size;
   for (uint64_t mk = r->mask; mk; mk &= mk - 1) {
     unsigned l = (unsigned)__builtin_ctzll(mk);
     uint8_t a = x[op->rs1][l], b = x[op->rs2][l], res = 0;
-    bool wx = false, wf = false;
     switch (fmt) {
     case SG_FMT_R:
-    case SG_FMT_A:
-      res = a | b ? 0xff : 0;
-      wx = true;
-      break;
+    case SG_FMT_A: res = a | b ? 0xff : 0; break;
     case SG_FMT_I:
     case SG_FMT_SH:
-    case SG_FMT_X2:
-      res = alu_mask(op, a, 0);
-      wx = true;
-      break;
-    case SG_FMT_U:
-    case SG_FMT_J:
-    case SG_FMT_CSRI:
-      res = 0;
-      wx = true;
-      break;
-    case SG_FMT_CSR:
-      res = 0;
-      wx = true;
-      break;
+    case SG_FMT_X2: res = alu_mask(op, a, 0); break;
     case SG_FMT_B:
       if (a | b)
         report(u, r, l, "branch on an uninitialized value");
@@ -132,7 +182,6 @@ static void on_insn(struct sg_hook *h, const struct sg_insn_record *r) {
       if (r->mem == SG_MEM_NONE) { /* jalr */
         if (a)
           report(u, r, l, "jump to an uninitialized address");
-        wx = true;
         break;
       }
       /* fallthrough */
@@ -145,10 +194,6 @@ static void on_insn(struct sg_hook *h, const struct sg_insn_record *r) {
       bool sext =
           op->op == SG_OP_LB || op->op == SG_OP_LH || op->op == SG_OP_LW || op->op == SG_OP_LR_W;
       res = sext && top && r->size < 8 ? (uint8_t)(m | (0xff << r->size)) : m;
-      if (fmt == SG_FMT_FL)
-        f[op->rd & 31][l] = res, wf = false;
-      else
-        wx = true;
       break;
     }
     case SG_FMT_S:
@@ -162,20 +207,18 @@ static void on_insn(struct sg_hook *h, const struct sg_insn_record *r) {
       store_mask(u, t0 + l, r->addr[l], r->size, v);
       break;
     }
-    case SG_FMT_R4:
-      res = f[op->rs1][l] | f[op->rs2][l] | f[op->rs3][l] ? 0xff : 0, wf = true;
-      break;
-    case SG_FMT_FR: res = f[op->rs1][l] | f[op->rs2][l] ? 0xff : 0, wf = true; break;
-    case SG_FMT_F1: res = f[op->rs1][l] ? 0xff : 0, wf = true; break;
-    case SG_FMT_SFU: res = f[op->rs1][l] | f[op->rs2][l] ? 0xff : 0, wf = true; break;
-    case SG_FMT_FX: res = f[op->rs1][l] ? 0xff : 0, wx = true; break;
-    case SG_FMT_FC: res = f[op->rs1][l] | f[op->rs2][l] ? 0xff : 0, wx = true; break;
-    case SG_FMT_XF: res = a ? 0xff : 0, wf = true; break;
+    case SG_FMT_R4: res = f[op->rs1][l] | f[op->rs2][l] | f[op->rs3][l] ? 0xff : 0; break;
+    case SG_FMT_FR:
+    case SG_FMT_SFU:
+    case SG_FMT_FC: res = f[op->rs1][l] | f[op->rs2][l] ? 0xff : 0; break;
+    case SG_FMT_F1:
+    case SG_FMT_FX: res = f[op->rs1][l] ? 0xff : 0; break;
+    case SG_FMT_XF: res = a ? 0xff : 0; break;
     case SG_FMT_X1:
       if (a && op->op != SG_OP_SG_BARRIER)
         report(u, r, l, "uninitialized value used by a SIMT instruction");
       break;
-    default: break;
+    default: break; /* U, J, CSR: initialized results */
     }
     if (r->mem == SG_MEM_ATOMIC && fmt == SG_FMT_A) {
       if (a)
@@ -183,13 +226,139 @@ static void on_insn(struct sg_hook *h, const struct sg_insn_record *r) {
       res = load_mask(u, t0 + l, r->addr[l], r->size);
       store_mask(u, t0 + l, r->addr[l], r->size, b);
     }
-    if (wx && sg_op_writes_x((enum sg_op)op->op))
+    if (wx)
       x[op->rd][l] = res;
     if (wf)
       f[op->rd & 31][l] = res;
   }
   x[0][0] = 0; /* x0 is never written; keep its row clean */
+  if (wx)
+    u->xd[r->warp] = (u->xd[r->warp] & ~wx) | (row_dirty(x[op->rd]) ? wx : 0);
+  if (wf)
+    u->fd[r->warp] = (u->fd[r->warp] & ~wf) | (row_dirty(f[op->rd & 31]) ? wf : 0);
 }
+
+static void on_insn(struct sg_hook *h, const struct sg_insn_record *r) {
+  struct sg_check_uninit *u = (struct sg_check_uninit *)h;
+  if (r->warp >= u->max_warps || !u->l)
+    return;
+  struct step s = {.warp = r->warp, .pc = r->pc, .op = r->uop, .mask = r->mask,
+                   .mem = r->mem, .size = r->size, .addr = r->addr};
+  step(u, &s);
+}
+
+/* ---- Translated blocks (sg_block_ops) ------------------------------------ */
+
+/* From initialized operands every instruction makes initialized results,
+ * and only a load can bring in uninitialized bytes. So a block whose
+ * registers read before written are initialized on every lane runs
+ * translated: afterwards the registers it wrote are initialized, and its
+ * stores initialized the bytes they wrote, unless one of its loads read an
+ * uninitialized byte; from that load on, its instructions go through
+ * step() as their records would have, with the addresses of the log. */
+
+/* Do some of the lanes' accesses of size bytes at addr[] fall in private
+ * or __local memory (whose bytes have a shadow)? */
+static bool shadowed(const struct sg_check_uninit *u, const uint64_t *addr, uint32_t size) {
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (unsigned l = 0; l < u->warp_size; l++) {
+    lo = addr[l] < lo ? addr[l] : lo;
+    hi = addr[l] > hi ? addr[l] : hi;
+  }
+  hi += size;
+  uint64_t sb = u->l->stack_base, se = sb + (uint64_t)u->max_threads * u->l->stack_size;
+  return (lo < se && hi > sb) || (lo < u->local_base + u->local_size && hi > u->local_base);
+}
+
+/* What uops[0 .. n) read before writing and write. */
+static void block_regs(const struct sg_uop *uops, uint32_t n, struct block_info *b) {
+  b->rx = b->rf = b->wx = b->wf = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    uint64_t rx, rf, wx, wf;
+    regs_of(&uops[i], &rx, &rf, &wx, &wf);
+    b->rx |= rx & ~b->wx, b->rf |= rf & ~b->wf;
+    b->wx |= wx, b->wf |= wf;
+  }
+}
+
+static const struct block_info *info_of(struct sg_check_uninit *u, const struct sg_uop *uops,
+                                        uint32_t len) {
+  if (u->info_code != u->l->code) { /* another program: its uops may sit where others were */
+    memset(u->info, 0, sizeof u->info);
+    u->info_code = u->l->code;
+  }
+  struct block_info *b = &u->info[((uintptr_t)uops / sizeof *uops) % INFO_SLOTS];
+  if (b->uops != uops || b->len != len) {
+    block_regs(uops, len, b);
+    b->uops = uops;
+    b->len = len;
+  }
+  return b;
+}
+
+/* The registers of warp w in wx, wf are initialized on every lane. */
+static void clean_rows(struct sg_check_uninit *u, uint32_t w, uint64_t wx, uint64_t wf) {
+  for (uint64_t m = wx & u->xd[w]; m; m &= m - 1)
+    memset(u->x[w][__builtin_ctzll(m)], 0, SG_MAX_WARP_SIZE);
+  for (uint64_t m = wf & u->fd[w]; m; m &= m - 1)
+    memset(u->f[w][__builtin_ctzll(m)], 0, SG_MAX_WARP_SIZE);
+  u->xd[w] &= ~wx;
+  u->fd[w] &= ~wf;
+}
+
+static const struct sg_block_limit *block_enter(struct sg_hook *h, uint32_t warp, uint64_t pc,
+                                                const struct sg_uop *uops, uint32_t len,
+                                                uint64_t time) {
+  struct sg_check_uninit *u = (struct sg_check_uninit *)h;
+  (void)time;
+  u->block.info = NULL;
+  if (warp >= u->max_warps || !u->l)
+    return sg_block_unlimited; /* unchecked, as records are */
+  const struct block_info *b = info_of(u, uops, len);
+  if ((b->rx & u->xd[warp]) || (b->rf & u->fd[warp]))
+    return NULL; /* the interpreter, with records */
+  u->block.warp = warp, u->block.pc = pc, u->block.info = b;
+  return sg_block_unlimited;
+}
+
+static void block_leave(struct sg_hook *h, uint32_t ran, const struct sg_block_log *log) {
+  struct sg_check_uninit *u = (struct sg_check_uninit *)h;
+  const struct block_info *b = u->block.info;
+  if (!b || !ran)
+    return;
+  uint32_t w = u->block.warp, t0 = w * u->warp_size, i = 0, from = ran;
+  for (; i < log->n && from == ran; i++) {
+    const struct sg_block_mem *e = &log->mem[i];
+    uint32_t size;
+    enum sg_mem_kind k = sg_op_access((enum sg_op)b->uops[e->index].op, &size);
+    if (!shadowed(u, e->addr, size))
+      continue;
+    for (unsigned l = 0; l < u->warp_size; l++) {
+      if (k == SG_MEM_STORE) {
+        store_mask(u, t0 + l, e->addr[l], size, 0);
+      } else if (load_mask(u, t0 + l, e->addr[l], size)) {
+        from = e->index; /* it read uninitialized bytes */
+        break;
+      }
+    }
+  }
+  struct block_info done = *b;
+  if (from < b->len)
+    block_regs(b->uops, from, &done);
+  clean_rows(u, w, done.wx, done.wf);
+  /* from the load that read uninitialized bytes on: instruction by instruction */
+  uint64_t full = u->warp_size >= 64 ? ~0ull : (1ull << u->warp_size) - 1;
+  for (uint32_t j = from, next = i - 1; j < ran; j++) {
+    struct step s = {.warp = w, .pc = u->block.pc + 4ull * j, .op = &b->uops[j], .mask = full};
+    s.mem = sg_op_access((enum sg_op)s.op->op, &s.size);
+    if (s.mem != SG_MEM_NONE)
+      s.addr = log->mem[next++].addr;
+    step(u, &s);
+  }
+}
+
+static const struct sg_block_ops block_ops = {
+    .enter = block_enter, .leave = block_leave, .accesses = true};
 
 static void on_event(struct sg_hook *h, const struct sg_event *e) {
   struct sg_check_uninit *u = (struct sg_check_uninit *)h;
@@ -197,6 +366,8 @@ static void on_event(struct sg_hook *h, const struct sg_event *e) {
     return;
   memset(u->x, 0, (size_t)u->max_warps * sizeof *u->x);
   memset(u->f, 0, (size_t)u->max_warps * sizeof *u->f);
+  memset(u->xd, 0, (size_t)u->max_warps * sizeof *u->xd);
+  memset(u->fd, 0, (size_t)u->max_warps * sizeof *u->fd);
   uint32_t size = u->l->stack_size;
   for (uint32_t t = 0; t < u->max_threads; t++)
     if (u->low[t] < size) {
@@ -213,6 +384,7 @@ enum sg_status sg_check_uninit_create(struct sg_core *core, uint32_t warp_size,
     return SG_ENOMEM;
   u->hook.insn = on_insn;
   u->hook.event = on_event;
+  u->hook.block = &block_ops;
   u->core = core;
   u->warp_size = warp_size;
   *out = u;
@@ -220,8 +392,9 @@ enum sg_status sg_check_uninit_create(struct sg_core *core, uint32_t warp_size,
 }
 
 static void release(struct sg_check_uninit *u) {
-  free(u->x), free(u->f), free(u->priv), free(u->low), free(u->local);
-  u->x = NULL, u->f = NULL, u->priv = NULL, u->low = NULL, u->local = NULL;
+  free(u->x), free(u->f), free(u->xd), free(u->fd), free(u->priv), free(u->low), free(u->local);
+  u->x = NULL, u->f = NULL, u->xd = NULL, u->fd = NULL, u->priv = NULL, u->low = NULL,
+  u->local = NULL;
   u->max_warps = u->max_threads = 0;
 }
 
@@ -233,10 +406,12 @@ enum sg_status sg_check_uninit_launch(struct sg_check_uninit *u, const struct sg
   uint32_t warps = (max_threads + u->warp_size - 1) / u->warp_size;
   u->x = calloc(warps ? warps : 1, sizeof *u->x);
   u->f = calloc(warps ? warps : 1, sizeof *u->f);
+  u->xd = calloc(warps ? warps : 1, sizeof *u->xd);
+  u->fd = calloc(warps ? warps : 1, sizeof *u->fd);
   u->priv = malloc((size_t)max_threads * l->stack_size + 1);
   u->low = malloc(((size_t)max_threads + 1) * sizeof *u->low);
   u->local = malloc(local_size + 1);
-  if (!u->x || !u->f || !u->priv || !u->low || !u->local) {
+  if (!u->x || !u->f || !u->xd || !u->fd || !u->priv || !u->low || !u->local) {
     release(u);
     return SG_ENOMEM;
   }

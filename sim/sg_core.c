@@ -66,6 +66,7 @@ void sg_core_destroy(struct sg_core *c) {
     free(c->warps[i]);
   free(c->warps);
   free(c->ctas);
+  free(c->log_room);
   free(c);
 }
 
@@ -83,7 +84,17 @@ void sg_core_release_fp(struct sg_core *c) {
 void sg_core_set_hooks(struct sg_core *c, struct sg_hook *const *hooks, uint32_t count) {
   c->hooks = count ? hooks : NULL;
   c->nhooks = count;
-  c->block_hook = count == 1 && hooks[0]->block ? hooks[0] : NULL;
+  bool log = false;
+  c->follow_blocks = count > 0;
+  for (uint32_t i = 0; i < count; i++) {
+    c->follow_blocks &= hooks[i]->block != NULL;
+    log |= hooks[i]->block && hooks[i]->block->accesses;
+  }
+  if (c->follow_blocks && log && !c->log_room)
+    c->log_room = malloc(sizeof *c->log_room);
+  c->block_log = c->follow_blocks && log ? c->log_room : NULL;
+  c->follow_blocks &= !log || c->block_log; /* (without room for the log: interpreted) */
+  c->block_hook = NULL;
   c->events = 0;
   for (uint32_t i = 0; i < count; i++)
     c->events |= hooks[i]->events ? hooks[i]->events : ~0u;
@@ -394,9 +405,13 @@ void sg_core_bind(struct sg_core *c, const struct sg_code *code, struct sg_findi
 }
 
 /* May the core run translated blocks? With the engine that has them, and
- * no consumer, or only one that follows blocks. */
+ * no consumer, or only consumers that follow blocks. Those that hear of a
+ * block's accesses when it has run (block_log) report findings late: where
+ * a finding ends the CTA at its instruction, they get the interpreter. */
 static bool translatable(const struct sg_core *c) {
-  return c->cfg.engine == SG_ENGINE_JIT && (!c->nhooks || c->block_hook);
+  return c->cfg.engine == SG_ENGINE_JIT &&
+         (!c->nhooks ||
+          (c->follow_blocks && (!c->block_log || (c->findings && !c->cfg.strict))));
 }
 
 /* Starts CTA cta in slot s with its warps in warp slots first .. */

@@ -583,6 +583,13 @@ static double sfu64(unsigned fn, double a, double b) {
     w->fcsr[l] |= fl_;                                                    \
   }
 
+/* The space of the region holding address a. */
+static enum sg_space space_of(const struct sg_warp *w, uint64_t a) {
+  const struct sg_region *reg = covers(w->cta->last, a, 1) ? w->cta->last
+                                                            : find_region(&w->cta->mem, a);
+  return covers(reg, a, 1) ? reg->space : SG_SPACE_NONE;
+}
+
 /* The record of an instruction that touches memory: its lanes' addresses,
  * the kind, and the space of the lowest active lane's region. */
 static void note_mem(struct sg_core *c, struct sg_warp *w, const uint64_t *base, int64_t imm,
@@ -594,11 +601,55 @@ static void note_mem(struct sg_core *c, struct sg_warp *w, const uint64_t *base,
     r->addr[l] = base[l] + imm;
     lo = r->addr[l] < lo ? r->addr[l] : lo;
   }
-  const struct sg_region *reg = covers(w->cta->last, lo, 1) ? w->cta->last
-                                                             : find_region(&w->cta->mem, lo);
   r->mem = kind;
   r->size = size;
-  r->space = covers(reg, lo, 1) ? reg->space : SG_SPACE_NONE;
+  r->space = space_of(w, lo);
+}
+
+/* ---- Consumers that follow translated blocks (sg_block_ops) ------------- */
+
+const struct sg_block_limit sg_block_unlimited[SG_BLOCK_MAX] = {
+    [0 ... SG_BLOCK_MAX - 1] = {.lo = 0, .span = UINT64_MAX}};
+
+/* The limits block uops[0 .. len) at pc runs under on warp w (NULL: it
+ * does not run): the consumers' own, of which one at most may limit it;
+ * that one hears the block's notes. */
+static const struct sg_block_limit *block_enter(struct sg_core *c, struct sg_warp *w, uint64_t pc,
+                                                const struct sg_uop *uops, uint32_t len,
+                                                uint64_t time) {
+  const struct sg_block_limit *lim = sg_block_unlimited;
+  c->block_hook = NULL;
+  if (c->block_log)
+    c->block_log->n = 0;
+  for (uint32_t i = 0; i < c->nhooks; i++) {
+    struct sg_hook *h = c->hooks[i];
+    const struct sg_block_limit *l = h->block->enter(h, w->id, pc, uops, len, time);
+    if (l && l != sg_block_unlimited && lim != sg_block_unlimited)
+      l = NULL; /* a second consumer that limits it */
+    if (!l) { /* every enter has its leave */
+      for (uint32_t k = 0; k <= i; k++)
+        c->hooks[k]->block->leave(c->hooks[k], 0, NULL);
+      return NULL;
+    }
+    if (l != sg_block_unlimited) {
+      lim = l;
+      c->block_hook = h;
+    }
+  }
+  return lim;
+}
+
+/* The block ran its first `ran` instructions: the consumers hear it, with
+ * the spaces its accesses went to in the log. */
+static void block_leave(struct sg_core *c, const struct sg_warp *w, uint32_t ran) {
+  struct sg_block_log *log = c->block_log;
+  if (log)
+    for (uint32_t i = 0; i < log->n; i++)
+      log->mem[i].space = space_of(w, log->mem[i].addr[0]);
+  for (uint32_t i = 0; i < c->nhooks; i++) {
+    struct sg_hook *h = c->hooks[i];
+    h->block->leave(h, ran, h->block->accesses ? log : NULL);
+  }
 }
 
 /* False when a consumer's finding ended the CTA. */
@@ -714,7 +765,6 @@ run_warp(struct sg_core *c, struct sg_warp *w, uint64_t budget, const bool obser
    * the observed one when its consumer follows blocks (c->jit is NULL
    * otherwise, sg_core.c). */
   const struct sg_jit_entry *jit = c->jit;
-  struct sg_hook *bh = observed ? c->block_hook : NULL;
   bool skip_jit = false; /* a block left early: the interpreter runs that instruction */
 
 reload:
@@ -739,13 +789,17 @@ reload:
       const struct sg_jit_entry *e = &jit[idx];
       const struct sg_block_limit *lim = NULL;
       if (e->fn && e->len <= budget - n && !(e->dyn_rm && w->frm_any) &&
-          (!observed || (lim = bh->block->enter(bh, w->id, pc, &code->uops[idx], e->len)))) {
+          (!observed ||
+           (lim = block_enter(c, w, pc, &code->uops[idx], e->len, cs->insns + n)))) {
         uint32_t k = e->fn(c, w, lim), taken = k & SG_JIT_TAKEN;
         k &= ~SG_JIT_TAKEN;
-        if (observed)
-          bh->block->leave(bh, k);
         n += k;
         pc += taken ? 4ull * (k - 1) + (uint64_t)code->uops[idx + k - 1].imm : 4ull * k;
+        if (observed) {
+          block_leave(c, w, k);
+          if (c->stopped) /* a consumer's finding ended the CTA */
+            FAULT();
+        }
         skip_jit = k < e->len;
         if (!skip_jit && pc == rpc && frame == rframe) { /* blocks end at reconvergence points */
           PARK(pc);

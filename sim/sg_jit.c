@@ -29,7 +29,6 @@
 #include <string.h>
 #include <time.h>
 
-#define MAX_BLOCK 512         /* instructions per block */
 #define MAX_JIT_WORDS 200000  /* larger programs stay interpreted */
 #define ROW (SG_MAX_WARP_SIZE * 8)
 
@@ -160,6 +159,8 @@ struct gen {
   LLVMBuilderRef b;
   LLVMValueRef fn, core, warp;
   LLVMValueRef lim; /* alloca: the consumer's limits (sg_block_limit *), NULL without one */
+  LLVMValueRef log; /* where its accesses go (sg_block_log *), NULL when no consumer asks */
+  uint32_t nmem;    /* memory instructions of the block so far */
   LLVMTypeRef i8, i16, i32, i64, i128, f32, f64, ptr, vi64, vi32, vf32, vf64;
   LLVMTypeRef span_ty, csr_ty, value_ty, note_ty;
   LLVMValueRef iota;           /* <0, 1, .. ws - 1> as i64 */
@@ -717,6 +718,28 @@ static LLVMValueRef strided(struct gen *g, LLVMTypeRef t, unsigned k, LLVMValueR
   return LLVMBuildShuffleVector(b, v, LLVMGetPoison(wide), pick, "");
 }
 
+/* With a consumer that asks (g->log), the access of memory instruction
+ * `done` that just ran goes to the next entry of the core's log: the
+ * lanes' addresses and the values stored or loaded (sg_block_log). */
+static void gen_log(struct gen *g, uint32_t done, LLVMValueRef addr, LLVMValueRef data) {
+  LLVMBuilderRef b = g->b;
+  LLVMBasicBlockRef put = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMBuildCondBr(b, LLVMBuildIsNull(b, g->log, ""), go, put);
+  LLVMPositionBuilderAtEnd(b, put);
+  size_t at = offsetof(struct sg_block_log, mem) + g->nmem * sizeof(struct sg_block_mem);
+  LLVMValueRef idx = c64(g, at + offsetof(struct sg_block_mem, index));
+  LLVMBuildStore(b, c32(g, done), LLVMBuildGEP2(b, g->i8, g->log, &idx, 1, ""));
+  idx = c64(g, at + offsetof(struct sg_block_mem, addr));
+  LLVMSetAlignment(LLVMBuildStore(b, addr, LLVMBuildGEP2(b, g->i8, g->log, &idx, 1, "")), 8);
+  idx = c64(g, at + offsetof(struct sg_block_mem, data));
+  LLVMSetAlignment(LLVMBuildStore(b, data, LLVMBuildGEP2(b, g->i8, g->log, &idx, 1, "")), 8);
+  idx = c64(g, offsetof(struct sg_block_log, n));
+  LLVMBuildStore(b, c32(g, ++g->nmem), LLVMBuildGEP2(b, g->i8, g->log, &idx, 1, ""));
+  LLVMBuildBr(b, go);
+  LLVMPositionBuilderAtEnd(b, go);
+}
+
 /* A load or store: the interpreter's span check for the warp (one region,
  * the right permissions, each lane in its own stack slot) gives the host
  * address of the lowest lane; when it does not clear the access (or a
@@ -763,6 +786,7 @@ static void gen_mem(struct gen *g, const struct sg_uop *u, uint64_t pc, enum kin
         v = LLVMBuildOr(b, v, c64(g, 0xffffffff00000000ull), "");
       set_uni(g, fp, dr, v);
     }
+    gen_log(g, done, vsplat(g, g->vi64, a), get(g, fp, k == K_STORE ? vr : dr));
     return;
   }
   LLVMValueRef addr = LLVMBuildAdd(b, X(u->rs1), s64(g, (uint64_t)u->imm), "");
@@ -897,6 +921,7 @@ static void gen_mem(struct gen *g, const struct sg_uop *u, uint64_t pc, enum kin
       val = LLVMBuildOr(b, val, s64(g, 0xffffffff00000000ull), "");
     set(g, fp, dr, val);
   }
+  gen_log(g, done, addr, get(g, fp, k == K_STORE ? vr : dr));
 }
 
 /* The CTA descriptor's field at offset `at` (a value every lane shares). */
@@ -1026,6 +1051,11 @@ static void gen_block(struct gen *g, const struct sg_code *code, size_t first, u
   LLVMPositionBuilderAtEnd(g->b, entry);
   g->lim = LLVMBuildAlloca(g->b, g->ptr, "");
   LLVMBuildStore(g->b, LLVMGetParam(g->fn, 2), g->lim);
+  /* the core's log, for consumers (lim given) that ask for accesses */
+  g->log = LLVMBuildSelect(g->b, LLVMBuildIsNull(g->b, LLVMGetParam(g->fn, 2), ""),
+                           LLVMConstNull(g->ptr),
+                           load_at(g, g->core, offsetof(struct sg_core, block_log), g->ptr), "");
+  g->nmem = 0;
   memset(g->val, 0, sizeof g->val);
   memset(g->uni, 0, sizeof g->uni);
   memset(g->raw, 0, sizeof g->raw);
@@ -1247,7 +1277,7 @@ static bool translate(const struct sg_code *code, struct sg_jit *j, size_t e, ch
   uint32_t blocks = 0;
   for (size_t i = 0; i < code->n;) {
     uint32_t len = 0;
-    while (i + len < code->n && len < MAX_BLOCK && kind_of(code, &code->uops[i + len]) != K_NONE &&
+    while (i + len < code->n && len < SG_BLOCK_MAX && kind_of(code, &code->uops[i + len]) != K_NONE &&
            (len == 0 || !lead[i + len]))
       len++;
     if (len >= 2 && lead[i] && reach[i] && !j->entry[i].len) {
@@ -1261,7 +1291,7 @@ static bool translate(const struct sg_code *code, struct sg_jit *j, size_t e, ch
       blocks++;
       j->insns += len;
     }
-    if (len == MAX_BLOCK && i + len < code->n) /* longer straight-line code goes on in a block of its own */
+    if (len == SG_BLOCK_MAX && i + len < code->n) /* longer straight-line code goes on in a block of its own */
       lead[i + len] = true;
     i += len ? len : 1;
   }

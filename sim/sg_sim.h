@@ -487,20 +487,44 @@ struct sg_block_access {
   uint32_t index;          /* in the block */
   uint64_t lo, hi, first;  /* the lowest and highest address of the lanes, lane 0's */
 };
+/* Blocks hold at most this many instructions (docs/engine.md). */
+#define SG_BLOCK_MAX 512
+/* The limits of a consumer that lets every access of a block run (enter
+ * may return them). */
+extern const struct sg_block_limit sg_block_unlimited[SG_BLOCK_MAX];
+/* What a block's memory instructions did, for consumers that follow blocks
+ * and ask for it (sg_block_ops.accesses): the accesses that ran, in order,
+ * every lane active. */
+struct sg_block_mem {
+  uint32_t index;         /* the instruction's index in the block */
+  enum sg_space space;    /* region of lane 0's address */
+  uint64_t addr[SG_MAX_WARP_SIZE];
+  uint64_t data[SG_MAX_WARP_SIZE]; /* the register stored, or loaded: its low bytes */
+};
+struct sg_block_log {
+  uint32_t n;
+  struct sg_block_mem mem[SG_BLOCK_MAX];
+};
 struct sg_block_ops {
   /* Block uops[0 .. len) at pc is about to run on warp `warp` of the
-   * resident CTA, every lane active. Returns the limits of its memory
-   * instructions, indexed by their index in the block (NULL: the block
-   * does not run; the interpreter takes its first instruction). */
+   * resident CTA, every lane active, its first instruction at `time`
+   * (sg_insn_record.time; the others follow one by one). Returns the
+   * limits of its memory instructions, indexed by their index in the block
+   * (NULL: the block does not run; the interpreter takes its first
+   * instruction). Of several consumers, one at most may limit a block
+   * (return other limits than sg_block_unlimited); when two do, the
+   * interpreter runs it with its records. Every enter has its leave. */
   const struct sg_block_limit *(*enter)(struct sg_hook *self, uint32_t warp, uint64_t pc,
-                                        const struct sg_uop *uops, uint32_t len);
+                                        const struct sg_uop *uops, uint32_t len, uint64_t time);
   /* The block is at memory instruction a->index, within its limit, whose
    * limit asked for a note: returns the limits from there on (NULL: stop
    * the block before the instruction). */
   const struct sg_block_limit *(*note)(struct sg_hook *self, const struct sg_block_access *a);
-  /* The block ran its first `ran` instructions; the next, if any, runs in
-   * the interpreter. */
-  void (*leave)(struct sg_hook *self, uint32_t ran);
+  /* The block ran its first `ran` instructions (0: it did not run); the
+   * next, if any, runs in the interpreter. log: its memory accesses, for a
+   * consumer that asks (NULL otherwise). */
+  void (*leave)(struct sg_hook *self, uint32_t ran, const struct sg_block_log *log);
+  bool accesses; /* leave wants the log */
 };
 
 /* A consumer embeds this as its first member; the core calls insn for every
@@ -508,7 +532,7 @@ struct sg_block_ops {
  * core. Either may be NULL. events: the kinds of event it wants, as bits
  * (SG_EV_BIT); 0 for all. block: NULL for a consumer that needs the record
  * of every instruction (with one attached, the core runs no translated
- * code). */
+ * code; with every consumer following blocks, it runs them). */
 #define SG_EV_BIT(kind) (1u << (kind))
 struct sg_hook {
   void (*insn)(struct sg_hook *self, const struct sg_insn_record *r);

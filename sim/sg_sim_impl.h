@@ -223,11 +223,15 @@ struct sg_core {
   struct sg_findings *findings; /* NULL: every finding ends the CTA */
   struct sg_hook *const *hooks; /* consumers: the observed loop calls them */
   uint32_t nhooks;
-  /* The consumer, when it is the only one and follows translated blocks
-   * (sg_block_ops): the observed loop runs them too. Two such consumers
-   * would each want the block to stop where the other lets it go on, so
-   * they get the interpreter. */
+  /* Every consumer follows translated blocks (sg_block_ops): the observed
+   * loop runs them too. The block running follows the limits of one of
+   * them (block_hook, which its notes go to); two that limit it would each
+   * want it to stop where the other lets it go on, so they get the
+   * interpreter. block_log: its memory accesses, when a consumer asks for
+   * them (the block writes them, sg_jit.c). */
+  bool follow_blocks;
   struct sg_hook *block_hook;
+  struct sg_block_log *block_log, *log_room; /* (log_room: kept from launch to launch) */
   uint32_t events;              /* the event kinds some consumer wants (SG_EV_BIT) */
   struct sg_insn_record rec;    /* the observed loop's record */
   bool stopped;                 /* a consumer's finding ends the CTA (c->fault filled) */

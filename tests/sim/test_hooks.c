@@ -322,8 +322,10 @@ struct follower {
   uint32_t rec_warp[16];
 };
 static const struct sg_block_limit *follow_enter(struct sg_hook *self, uint32_t warp, uint64_t pc,
-                                                 const struct sg_uop *uops, uint32_t len) {
+                                                 const struct sg_uop *uops, uint32_t len,
+                                                 uint64_t time) {
   struct follower *f = (struct follower *)self;
+  (void)time;
   assert_int_equal(pc, CODE_BASE);
   assert_int_equal(len, 6);
   assert_int_equal(uops[3].op, SG_OP_SW);
@@ -337,7 +339,8 @@ static const struct sg_block_limit *follow_note(struct sg_hook *self,
   f->note[f->notes++] = *a;
   return f->lim;
 }
-static void follow_leave(struct sg_hook *self, uint32_t ran) {
+static void follow_leave(struct sg_hook *self, uint32_t ran, const struct sg_block_log *log) {
+  (void)log;
   struct follower *f = (struct follower *)self;
   f->ran[f->leaves++] = ran;
 }
@@ -346,25 +349,34 @@ static void follow_insn(struct sg_hook *self, const struct sg_insn_record *r) {
   f->rec_pc[f->nrec] = r->pc;
   f->rec_warp[f->nrec++] = r->warp;
 }
-static const struct sg_block_ops follow_ops = {follow_enter, follow_note, follow_leave};
+static const struct sg_block_ops follow_ops = {
+    .enter = follow_enter, .note = follow_note, .leave = follow_leave};
+
+/* Machine m's program for the block consumers: one block of six
+ * instructions (two stores) and the exit. */
+static struct sg_code *two_stores(struct machine *m, struct prog *p) {
+  prog_init(p);
+  emit(p, CSRR(S0, SG_CSR_TIDLIN)); /* 0 */
+  emit(p, SLLI(T0, S0, 2));         /* 1 */
+  emit(p, ADD(S1, A0, T0));         /* 2 */
+  emit(p, SW(S0, 0, S1));           /* 3: out[t] = t */
+  emit(p, ADDI(T2, S0, 100));       /* 4 */
+  emit(p, SW(T2, 256, S1));         /* 5: out[64 + t] = t + 100 */
+  emit(p, SG_EXIT);                 /* 6 */
+  prog_finish(p);
+  m->regions[0] = (struct sg_region){CODE_BASE, 4 * p->n, (uint8_t *)p->w,
+                                     SG_PERM_R | SG_PERM_X, "code", SG_SPACE_CONSTANT};
+  struct sg_code *code;
+  assert_int_equal(sg_code_create(p->w, p->n, CODE_BASE, p->rc, p->nrc, &code), SG_OK);
+  return code;
+}
 
 static void test_block_consumer(void **state) {
   (void)state;
   for (int two = 0; two < 2; two++) {
     struct machine *m = machine_new(8, 4);
     struct prog p;
-    prog_init(&p);
-    emit(&p, CSRR(S0, SG_CSR_TIDLIN)); /* 0 */
-    emit(&p, SLLI(T0, S0, 2));         /* 1 */
-    emit(&p, ADD(S1, A0, T0));         /* 2 */
-    emit(&p, SW(S0, 0, S1));           /* 3: out[t] = t */
-    emit(&p, ADDI(T2, S0, 100));       /* 4 */
-    emit(&p, SW(T2, 256, S1));         /* 5: out[64 + t] = t + 100 */
-    emit(&p, SG_EXIT);                 /* 6 */
-    prog_finish(&p);
-    m->regions[0] = (struct sg_region){CODE_BASE, 4 * p.n, (uint8_t *)p.w,
-                                       SG_PERM_R | SG_PERM_X, "code", SG_SPACE_CONSTANT};
-    struct sg_code *code;
+    struct sg_code *code = two_stores(m, &p);
     struct sg_core *core;
     struct sg_sim_config cfg = {.warp_size = 4, .reconv = test_policy(),
                                 .engine = SG_ENGINE_JIT, .jit_threshold = 0};
@@ -378,7 +390,6 @@ static void test_block_consumer(void **state) {
       f[i].lim[5] = (struct sg_block_limit){.lo = DATA_BASE + 256, .span = 12, .align = 3};
     }
     struct sg_hook *hooks[] = {&f[0].hook, &f[1].hook};
-    assert_int_equal(sg_code_create(p.w, p.n, CODE_BASE, p.rc, p.nrc, &code), SG_OK);
     assert_int_equal(sg_core_create(&cfg, 0, &core), SG_OK);
     sg_core_set_hooks(core, hooks, two ? 2 : 1);
     assert_int_equal(sg_core_run_cta(core, code, &m->cta, &m->map, &m->findings, &m->fault),
@@ -388,9 +399,15 @@ static void test_block_consumer(void **state) {
       assert_int_equal(data32(m, 64 + t), t + 100);
     }
     if (two) {
-      /* Two of them: every instruction interpreted, with its record. */
-      assert_int_equal(f[0].enters + f[1].enters, 0);
-      assert_int_equal(f[0].nrec, 2 * 7);
+      /* Two of them that both limit the block: each warp's block is
+       * entered and left without running, and every instruction is
+       * interpreted, with its record. */
+      for (int i = 0; i < 2; i++) {
+        assert_int_equal(f[i].enters, 2);
+        assert_int_equal(f[i].leaves, 2);
+        assert_int_equal(f[i].ran[0] + f[i].ran[1], 0);
+        assert_int_equal(f[i].nrec, 2 * 7);
+      }
     } else {
       /* Warp 0's block ran through; warp 1's stopped before word 5, which
        * the interpreter ran with its record. Word 3 was noted with each
@@ -422,37 +439,94 @@ static void test_block_consumer(void **state) {
   }
 }
 
+/* A consumer that lets every access run and asks for the block's log: it
+ * counts blocks and instructions, and keeps the first accesses the logs
+ * tell and the PCs of the first records. */
+struct logger {
+  struct sg_hook hook;
+  unsigned enters, leaves, naccess, nrec;
+  uint64_t ran, rec_pc[4];
+  struct sg_block_mem access[8];
+};
+static const struct sg_block_limit *log_enter(struct sg_hook *self, uint32_t warp, uint64_t pc,
+                                              const struct sg_uop *uops, uint32_t len,
+                                              uint64_t time) {
+  (void)warp, (void)pc, (void)uops, (void)len, (void)time;
+  ((struct logger *)self)->enters++;
+  return sg_block_unlimited;
+}
+static void log_leave(struct sg_hook *self, uint32_t ran, const struct sg_block_log *log) {
+  struct logger *g = (struct logger *)self;
+  g->leaves++;
+  g->ran += ran;
+  assert_non_null(log);
+  for (uint32_t i = 0; i < log->n && g->naccess < 8; i++)
+    g->access[g->naccess++] = log->mem[i];
+}
+static void log_insn(struct sg_hook *self, const struct sg_insn_record *r) {
+  struct logger *g = (struct logger *)self;
+  if (g->nrec < 4)
+    g->rec_pc[g->nrec] = r->pc;
+  g->nrec++;
+}
+static const struct sg_block_ops log_ops = {
+    .enter = log_enter, .leave = log_leave, .accesses = true};
+
+/* Two consumers that follow blocks, one with limits and one without: the
+ * blocks run under the first one's limits, and the second one hears of
+ * every access that ran, with the lanes' addresses and stored values. */
+static void test_block_log(void **state) {
+  (void)state;
+  struct machine *m = machine_new(8, 4);
+  struct prog p;
+  struct sg_code *code = two_stores(m, &p);
+  struct sg_core *core;
+  struct sg_sim_config cfg = {.warp_size = 4, .reconv = test_policy(),
+                              .engine = SG_ENGINE_JIT, .jit_threshold = 0};
+  static struct follower f;
+  static struct logger g;
+  f = (struct follower){.hook = {.insn = follow_insn, .block = &follow_ops}};
+  /* word 5 only where warp 0 writes: warp 1's block stops before it */
+  f.lim[3] = (struct sg_block_limit){.lo = DATA_BASE, .span = DATA_SIZE - 4};
+  f.lim[5] = (struct sg_block_limit){.lo = DATA_BASE + 256, .span = 12};
+  g = (struct logger){.hook = {.insn = log_insn, .block = &log_ops}};
+  struct sg_hook *hooks[] = {&f.hook, &g.hook};
+  assert_int_equal(sg_core_create(&cfg, 0, &core), SG_OK);
+  sg_core_set_hooks(core, hooks, 2);
+  assert_int_equal(sg_core_run_cta(core, code, &m->cta, &m->map, &m->findings, &m->fault), SG_OK);
+  for (unsigned t = 0; t < 8; t++) {
+    assert_int_equal(data32(m, t), t);
+    assert_int_equal(data32(m, 64 + t), t + 100);
+  }
+  assert_int_equal(g.enters, 2);
+  assert_int_equal(g.leaves, 2);
+  assert_int_equal(g.ran, 6 + 5);
+  /* warp 0: words 3 and 5; warp 1: word 3 (the interpreter ran its 5) */
+  assert_int_equal(g.naccess, 3);
+  const unsigned index[3] = {3, 5, 3}, first[3] = {0, 0, 4};
+  const uint64_t offset[3] = {0, 256, 0}, plus[3] = {0, 100, 0};
+  for (unsigned i = 0; i < 3; i++) {
+    const struct sg_block_mem *a = &g.access[i];
+    assert_int_equal(a->index, index[i]);
+    assert_int_equal(a->space, SG_SPACE_GLOBAL);
+    for (unsigned l = 0; l < 4; l++) {
+      unsigned t = first[i] + l;
+      assert_int_equal(a->addr[l], DATA_BASE + offset[i] + 4 * t);
+      assert_int_equal(a->data[l] & 0xffffffffu, t + plus[i]);
+    }
+  }
+  assert_int_equal(f.nrec, 3); /* warp 1's word 5, and the two exits */
+  sg_core_destroy(core);
+  sg_code_destroy(code);
+  machine_free(m);
+}
+
 /* Straight-line code longer than one translated block holds runs in
  * blocks from end to end: a consumer that follows blocks sees every
  * instruction but the exit in them, and the interpreter runs only the exit. */
 #define CHAIN 1200
-struct block_counter {
-  struct sg_hook hook;
-  unsigned enters, nrec;
-  uint64_t ran, rec_pc[4];
-};
-static struct sg_block_limit anywhere[2 * CHAIN]; /* by index in a block: no limit */
-static const struct sg_block_limit *count_enter(struct sg_hook *self, uint32_t warp, uint64_t pc,
-                                                const struct sg_uop *uops, uint32_t len) {
-  (void)warp, (void)pc, (void)uops, (void)len;
-  ((struct block_counter *)self)->enters++;
-  return anywhere;
-}
-static void count_leave(struct sg_hook *self, uint32_t ran) {
-  ((struct block_counter *)self)->ran += ran;
-}
-static void count_insn(struct sg_hook *self, const struct sg_insn_record *r) {
-  struct block_counter *c = (struct block_counter *)self;
-  if (c->nrec < 4)
-    c->rec_pc[c->nrec] = r->pc;
-  c->nrec++;
-}
-static const struct sg_block_ops count_ops = {count_enter, NULL, count_leave};
-
 static void test_long_straight_line(void **state) {
   (void)state;
-  for (unsigned i = 0; i < 2 * CHAIN; i++)
-    anywhere[i] = (struct sg_block_limit){.lo = 0, .span = UINT64_MAX};
   struct machine *m = machine_new(8, 4); /* two full warps of 4 */
   struct prog p;
   prog_init(&p);
@@ -470,8 +544,8 @@ static void test_long_straight_line(void **state) {
   struct sg_core *core;
   struct sg_sim_config cfg = {.warp_size = 4, .reconv = test_policy(), .engine = SG_ENGINE_JIT,
                               .jit_threshold = 0};
-  static struct block_counter c;
-  c = (struct block_counter){.hook = {.insn = count_insn, .block = &count_ops}};
+  static struct logger c;
+  c = (struct logger){.hook = {.insn = log_insn, .block = &log_ops}};
   struct sg_hook *hooks[] = {&c.hook};
   assert_int_equal(sg_code_create(p.w, p.n, CODE_BASE, p.rc, p.nrc, &code), SG_OK);
   assert_int_equal(sg_core_create(&cfg, 0, &core), SG_OK);
@@ -599,7 +673,7 @@ int main(void) {
       cmocka_unit_test(test_dualpath_policies), cmocka_unit_test(test_switch_at_barrier),
       cmocka_unit_test(test_policy_names),     cmocka_unit_test(test_traces),
       cmocka_unit_test(test_consumer_findings), cmocka_unit_test(test_block_consumer),
-      cmocka_unit_test(test_long_straight_line),
+      cmocka_unit_test(test_block_log),        cmocka_unit_test(test_long_straight_line),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
