@@ -215,19 +215,9 @@ static void check_access(struct sg_check_memory *m, const struct sg_insn_record 
    * per-lane reports only when it found something. */
   uint64_t lo = o ? o->base : 0,
            span = o ? o->size - (r->size <= o->size ? r->size : o->size) : ~0ull;
-  uint64_t outside = 0, misaligned = 0, align = r->mem == SG_MEM_ATOMIC ? 0 : r->size - 1;
+  uint64_t align = r->mem == SG_MEM_ATOMIC ? 0 : r->size - 1;
+  bool outside = r->lo - lo > span || r->hi - lo > span, misaligned = r->bits & align;
   bool too_big = o && r->size > o->size;
-  if (r->mask == m->full) /* a loop the compiler vectorises */
-    for (unsigned lane = 0; lane < m->warp_size; lane++) {
-      outside |= r->addr[lane] - lo > span;
-      misaligned |= r->addr[lane] & align;
-    }
-  else
-    for (uint64_t mk = r->mask; mk; mk &= mk - 1) {
-      uint64_t a = r->addr[__builtin_ctzll(mk)];
-      outside |= a - lo > span;
-      misaligned |= a & align;
-    }
   if (o && (outside || too_big))
     for (uint64_t mk = r->mask; mk; mk &= mk - 1) {
       unsigned lane = (unsigned)__builtin_ctzll(mk);
@@ -312,7 +302,7 @@ static struct prov load_prov(struct sg_check_memory *m, const struct sg_insn_rec
     return (struct prov){0};
   /* Lanes reading different slots (p = c ? a : b made by selecting the
    * slot's address) get different pointers: no one provenance. */
-  for (uint64_t mk = r->mask; mk; mk &= mk - 1)
+  for (uint64_t mk = r->lo == r->hi ? 0 : r->mask; mk; mk &= mk - 1)
     if (r->addr[__builtin_ctzll(mk)] != a && !in_stacks(m->l, r->addr[__builtin_ctzll(mk)]))
       return (struct prov){0};
   return slot_prov(m, r->warp, lane, a);

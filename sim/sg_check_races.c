@@ -712,7 +712,11 @@ enum sg_status sg_races_create(struct sg_core *core, const struct sg_races_confi
   struct sg_races *k = calloc(1, sizeof *k);
   if (!k)
     return SG_ENOMEM;
-  k->hook = (struct sg_hook){.insn = on_insn, .event = on_event, .block = &block_ops};
+  k->hook = (struct sg_hook){.insn = on_insn,
+                             .event = on_event,
+                             .block = &block_ops,
+                             .events = SG_EV_BIT(SG_EV_CTA_START) | SG_EV_BIT(SG_EV_CTA_END) |
+                                       SG_EV_BIT(SG_EV_BARRIER_RELEASE)};
   k->core = core;
   k->cfg = *cfg;
   *out = k;

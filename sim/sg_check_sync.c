@@ -414,7 +414,11 @@ enum sg_status sg_sync_create(struct sg_core *core, uint32_t warp_size, struct s
   struct sg_sync *s = calloc(1, sizeof *s);
   if (!s)
     return SG_ENOMEM;
-  s->hook = (struct sg_hook){.insn = on_insn, .event = on_event, .block = &block_ops};
+  s->hook = (struct sg_hook){.insn = on_insn,
+                             .event = on_event,
+                             .block = &block_ops,
+                             .events = SG_EV_BIT(SG_EV_CTA_START) | SG_EV_BIT(SG_EV_CTA_END) |
+                                       SG_EV_BIT(SG_EV_BARRIER_RELEASE)};
   s->core = core;
   s->warp_size = warp_size;
   *out = s;

@@ -31,7 +31,8 @@ struct sg_check_uninit {
   uint8_t (*f)[32][SG_MAX_WARP_SIZE];
   uint64_t *xd, *fd; /* per warp: rows of x, f that may hold uninitialized bytes */
   uint8_t *priv;  /* per thread, per stack byte: 1 = uninitialized */
-  uint32_t *low;  /* per thread: lowest stack offset written (reset at CTA start) */
+  uint32_t *low;  /* per thread: lowest stack offset touched (reset at CTA start) */
+  bool priv_written; /* some low[] moved since the CTA started */
   uint8_t *local; /* per local byte: 1 = uninitialized */
   uint64_t local_base, local_size;
   /* translated blocks: what they do (by their first uop, for the program
@@ -54,7 +55,7 @@ static uint8_t *shadow_at(struct sg_check_uninit *u, uint32_t t, uint64_t a, uin
       off + size <= (uint64_t)u->max_threads * l->stack_size) {
     uint32_t owner = (uint32_t)(off / l->stack_size), in = (uint32_t)(off % l->stack_size);
     if (in < u->low[owner])
-      u->low[owner] = in;
+      u->low[owner] = in, u->priv_written = true;
     (void)t;
     return u->priv + off;
   }
@@ -257,17 +258,56 @@ static void on_insn(struct sg_hook *h, const struct sg_insn_record *r) {
  * uninitialized byte; from that load on, its instructions go through
  * step() as their records would have, with the addresses of the log. */
 
-/* Do some of the lanes' accesses of size bytes at addr[] fall in private
- * or __local memory (whose bytes have a shadow)? */
-static bool shadowed(const struct sg_check_uninit *u, const uint64_t *addr, uint32_t size) {
-  uint64_t lo = UINT64_MAX, hi = 0;
-  for (unsigned l = 0; l < u->warp_size; l++) {
-    lo = addr[l] < lo ? addr[l] : lo;
-    hi = addr[l] > hi ? addr[l] : hi;
-  }
-  hi += size;
+/* Where a block's access e of size bytes per lane falls. */
+enum shadow {
+  S_NONE,   /* outside private and __local memory: no shadow */
+  S_CLEAN,  /* every byte from the lowest lane's to the highest is initialized */
+  S_STACKS, /* in the private stacks (a block's lanes each in its own slot) */
+  S_LANES   /* anything else: lane by lane */
+};
+static enum shadow shadow_of(const struct sg_check_uninit *u, const struct sg_block_mem *e,
+                             uint32_t size) {
+  uint64_t lo = e->lo, hi = e->hi + size;
   uint64_t sb = u->l->stack_base, se = sb + (uint64_t)u->max_threads * u->l->stack_size;
-  return (lo < se && hi > sb) || (lo < u->local_base + u->local_size && hi > u->local_base);
+  uint64_t lb = u->local_base, le = lb + u->local_size;
+  bool in_stack = lo < se && hi > sb, in_local = lo < le && hi > lb;
+  if (!in_stack && !in_local)
+    return S_NONE;
+  const uint8_t *sh = in_stack && lo >= sb && hi <= se   ? u->priv + (lo - sb)
+                      : in_local && lo >= lb && hi <= le ? u->local + (lo - lb)
+                                                         : NULL;
+  uint64_t n = hi - lo, any = 0;
+  if (!sh || n > 64 * (uint64_t)size) /* (lanes far apart) */
+    return sh && sh >= u->priv && lo >= sb && hi <= se ? S_STACKS : S_LANES;
+  for (uint64_t i = 0; i < n; i += 8) {
+    uint64_t w = 0;
+    memcpy(&w, sh + i, n - i < 8 ? n - i : 8);
+    any |= w;
+  }
+  return any ? (lo >= sb && hi <= se ? S_STACKS : S_LANES) : S_CLEAN;
+}
+
+/* A block's access to the private stacks by the threads from t0 on, lane l
+ * in thread t0 + l's slot: a store initializes its bytes; false when a load
+ * reads an uninitialized one. */
+static bool stacks_access(struct sg_check_uninit *u, uint32_t t0, const uint64_t *addr,
+                          uint32_t size, bool store) {
+  const struct sg_check_launch *l = u->l;
+  uint8_t any = 0;
+  for (unsigned lane = 0; lane < u->warp_size; lane++) {
+    uint32_t t = t0 + lane;
+    uint64_t in = addr[lane] - l->stack_base - (uint64_t)t * l->stack_size;
+    uint8_t *sh = u->priv + (uint64_t)t * l->stack_size + in;
+    if (store) {
+      memset(sh, 0, size);
+      if (in < u->low[t])
+        u->low[t] = (uint32_t)in, u->priv_written = true;
+    } else {
+      for (uint32_t i = 0; i < size; i++)
+        any |= sh[i];
+    }
+  }
+  return !any;
 }
 
 /* What uops[0 .. n) read before writing and write. */
@@ -331,8 +371,14 @@ static void block_leave(struct sg_hook *h, uint32_t ran, const struct sg_block_l
     const struct sg_block_mem *e = &log->mem[i];
     uint32_t size;
     enum sg_mem_kind k = sg_op_access((enum sg_op)b->uops[e->index].op, &size);
-    if (!shadowed(u, e->addr, size))
+    enum shadow where = shadow_of(u, e, size);
+    if (where == S_NONE || where == S_CLEAN)
+      continue; /* a load reads initialized bytes; a store leaves them so */
+    if (where == S_STACKS) {
+      if (!stacks_access(u, t0, e->addr, size, k == SG_MEM_STORE))
+        from = e->index; /* it read uninitialized bytes */
       continue;
+    }
     for (unsigned l = 0; l < u->warp_size; l++) {
       if (k == SG_MEM_STORE) {
         store_mask(u, t0 + l, e->addr[l], size, 0);
@@ -364,16 +410,15 @@ static void on_event(struct sg_hook *h, const struct sg_event *e) {
   struct sg_check_uninit *u = (struct sg_check_uninit *)h;
   if (e->kind != SG_EV_CTA_START || !u->l)
     return;
-  memset(u->x, 0, (size_t)u->max_warps * sizeof *u->x);
-  memset(u->f, 0, (size_t)u->max_warps * sizeof *u->f);
-  memset(u->xd, 0, (size_t)u->max_warps * sizeof *u->xd);
-  memset(u->fd, 0, (size_t)u->max_warps * sizeof *u->fd);
+  for (uint32_t w = 0; w < u->max_warps; w++) /* (only rows that may not be clean) */
+    clean_rows(u, w, ~0ull, ~0ull);
   uint32_t size = u->l->stack_size;
-  for (uint32_t t = 0; t < u->max_threads; t++)
+  for (uint32_t t = 0; u->priv_written && t < u->max_threads; t++)
     if (u->low[t] < size) {
       memset(u->priv + (size_t)t * size + u->low[t], 1, size - u->low[t]);
       u->low[t] = size;
     }
+  u->priv_written = false;
   memset(u->local, 1, u->local_size);
 }
 
@@ -385,6 +430,7 @@ enum sg_status sg_check_uninit_create(struct sg_core *core, uint32_t warp_size,
   u->hook.insn = on_insn;
   u->hook.event = on_event;
   u->hook.block = &block_ops;
+  u->hook.events = SG_EV_BIT(SG_EV_CTA_START);
   u->core = core;
   u->warp_size = warp_size;
   *out = u;
@@ -418,6 +464,7 @@ enum sg_status sg_check_uninit_launch(struct sg_check_uninit *u, const struct sg
   memset(u->priv, 1, (size_t)max_threads * l->stack_size);
   for (uint32_t t = 0; t < max_threads; t++)
     u->low[t] = l->stack_size;
+  u->priv_written = false;
   u->max_warps = warps;
   u->max_threads = max_threads;
   u->local_base = local_base;

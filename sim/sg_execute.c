@@ -595,15 +595,26 @@ static enum sg_space space_of(const struct sg_warp *w, uint64_t a) {
 static void note_mem(struct sg_core *c, struct sg_warp *w, const uint64_t *base, int64_t imm,
                      uint64_t mask, enum sg_mem_kind kind, uint32_t size) {
   struct sg_insn_record *r = &c->rec;
-  uint64_t lo = UINT64_MAX;
-  for (uint64_t m = mask; m; m &= m - 1) {
-    unsigned l = (unsigned)__builtin_ctzll(m);
-    r->addr[l] = base[l] + imm;
-    lo = r->addr[l] < lo ? r->addr[l] : lo;
+  unsigned ws = c->cfg.warp_size;
+  if (mask == (ws == 64 ? ~0ull : (1ull << ws) - 1)) { /* (as in xlate_span) */
+    uint64_t lo = UINT64_MAX, hi = 0, bits = 0;
+    for (unsigned l = 0; l < ws; l++) {
+      uint64_t a = r->addr[l] = base[l] + imm;
+      lo = a < lo ? a : lo;
+      hi = a > hi ? a : hi;
+      bits |= a;
+    }
+    r->lo = lo, r->hi = hi, r->bits = bits;
+  } else {
+    for (uint64_t m = mask; m; m &= m - 1) {
+      unsigned l = (unsigned)__builtin_ctzll(m);
+      r->addr[l] = base[l] + imm;
+    }
+    sg_record_span(r, mask);
   }
   r->mem = kind;
   r->size = size;
-  r->space = space_of(w, lo);
+  r->space = space_of(w, r->lo);
 }
 
 /* ---- Consumers that follow translated blocks (sg_block_ops) ------------- */

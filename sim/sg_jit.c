@@ -720,8 +720,10 @@ static LLVMValueRef strided(struct gen *g, LLVMTypeRef t, unsigned k, LLVMValueR
 
 /* With a consumer that asks (g->log), the access of memory instruction
  * `done` that just ran goes to the next entry of the core's log: the
- * lanes' addresses and the values stored or loaded (sg_block_log). */
-static void gen_log(struct gen *g, uint32_t done, LLVMValueRef addr, LLVMValueRef data) {
+ * lanes' addresses, their lowest and highest, and the values stored or
+ * loaded (sg_block_log). */
+static void gen_log(struct gen *g, uint32_t done, LLVMValueRef lo, LLVMValueRef hi,
+                    LLVMValueRef addr, LLVMValueRef data) {
   LLVMBuilderRef b = g->b;
   LLVMBasicBlockRef put = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
   LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
@@ -730,6 +732,10 @@ static void gen_log(struct gen *g, uint32_t done, LLVMValueRef addr, LLVMValueRe
   size_t at = offsetof(struct sg_block_log, mem) + g->nmem * sizeof(struct sg_block_mem);
   LLVMValueRef idx = c64(g, at + offsetof(struct sg_block_mem, index));
   LLVMBuildStore(b, c32(g, done), LLVMBuildGEP2(b, g->i8, g->log, &idx, 1, ""));
+  idx = c64(g, at + offsetof(struct sg_block_mem, lo));
+  LLVMBuildStore(b, lo, LLVMBuildGEP2(b, g->i8, g->log, &idx, 1, ""));
+  idx = c64(g, at + offsetof(struct sg_block_mem, hi));
+  LLVMBuildStore(b, hi, LLVMBuildGEP2(b, g->i8, g->log, &idx, 1, ""));
   idx = c64(g, at + offsetof(struct sg_block_mem, addr));
   LLVMSetAlignment(LLVMBuildStore(b, addr, LLVMBuildGEP2(b, g->i8, g->log, &idx, 1, "")), 8);
   idx = c64(g, at + offsetof(struct sg_block_mem, data));
@@ -786,7 +792,7 @@ static void gen_mem(struct gen *g, const struct sg_uop *u, uint64_t pc, enum kin
         v = LLVMBuildOr(b, v, c64(g, 0xffffffff00000000ull), "");
       set_uni(g, fp, dr, v);
     }
-    gen_log(g, done, vsplat(g, g->vi64, a), get(g, fp, k == K_STORE ? vr : dr));
+    gen_log(g, done, a, a, vsplat(g, g->vi64, a), get(g, fp, k == K_STORE ? vr : dr));
     return;
   }
   LLVMValueRef addr = LLVMBuildAdd(b, X(u->rs1), s64(g, (uint64_t)u->imm), "");
@@ -921,7 +927,7 @@ static void gen_mem(struct gen *g, const struct sg_uop *u, uint64_t pc, enum kin
       val = LLVMBuildOr(b, val, s64(g, 0xffffffff00000000ull), "");
     set(g, fp, dr, val);
   }
-  gen_log(g, done, addr, get(g, fp, k == K_STORE ? vr : dr));
+  gen_log(g, done, lo, hi, addr, get(g, fp, k == K_STORE ? vr : dr));
 }
 
 /* The CTA descriptor's field at offset `at` (a value every lane shares). */

@@ -417,6 +417,7 @@ struct sg_insn_record {
   enum sg_space space;       /* region of the lowest active lane's address */
   uint32_t size;             /* bytes per lane */
   uint64_t addr[SG_MAX_WARP_SIZE]; /* per active lane */
+  uint64_t lo, hi, bits;     /* the lowest and highest of addr[], and all of them or-ed */
   /* Per active lane: the value a load read or a store wrote (size bytes,
    * zero-extended; atomics: deferred ones their operand, see below); sg.barrier: its fence flags
    * (rs1); sg.mark: its two arguments (rs1, rs2). */
@@ -498,6 +499,7 @@ extern const struct sg_block_limit sg_block_unlimited[SG_BLOCK_MAX];
 struct sg_block_mem {
   uint32_t index;         /* the instruction's index in the block */
   enum sg_space space;    /* region of lane 0's address */
+  uint64_t lo, hi;        /* the lowest and highest of the lanes' addresses */
   uint64_t addr[SG_MAX_WARP_SIZE];
   uint64_t data[SG_MAX_WARP_SIZE]; /* the register stored, or loaded: its low bytes */
 };

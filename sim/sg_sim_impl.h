@@ -253,6 +253,18 @@ void sg_warp_atomics(struct sg_warp *w, const struct sg_insn_record *r);
 void sg_core_emit(struct sg_core *c, const struct sg_cta_slot *cs, const struct sg_warp *w,
                   struct sg_event e);
 /* Does a consumer want events of kind k? Checked before one is built. */
+/* Fills r->lo, hi and bits from the addresses of its lanes in mask. */
+static inline void sg_record_span(struct sg_insn_record *r, uint64_t mask) {
+  uint64_t lo = UINT64_MAX, hi = 0, bits = 0;
+  for (uint64_t m = mask; m; m &= m - 1) {
+    uint64_t a = r->addr[__builtin_ctzll(m)];
+    lo = a < lo ? a : lo;
+    hi = a > hi ? a : hi;
+    bits |= a;
+  }
+  r->lo = lo, r->hi = hi, r->bits = bits;
+}
+
 static inline bool sg_core_wants(const struct sg_core *c, enum sg_event_kind k) {
   return c->nhooks && (c->events & SG_EV_BIT(k));
 }

@@ -720,5 +720,7 @@ bool sg_tex_exec(struct sg_core *c, struct sg_warp *w, const struct sg_uop *u, u
       w->x[u->rd + 1][l] = data[1];
     }
   }
+  if (rec)
+    sg_record_span(rec, mask);
   return !op.stop;
 }
