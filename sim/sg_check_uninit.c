@@ -165,6 +165,20 @@ static void step(struct sg_check_uninit *u, const struct step *r) {
   enum sg_fmt fmt = sg_op_fmt((enum sg_op)op->op);
   uint64_t rx, rf, wx, wf;
   regs_of(op, &rx, &rf, &wx, &wf);
+  if (r->mem == SG_MEM_NONE && !(rx & u->xd[r->warp]) && !(rf & u->fd[r->warp])) {
+    /* initialized operands: an initialized result, nothing to report */
+    if (wx & u->xd[r->warp]) {
+      for (uint64_t mk = r->mask; mk; mk &= mk - 1)
+        x[op->rd][__builtin_ctzll(mk)] = 0;
+      u->xd[r->warp] &= row_dirty(x[op->rd]) ? ~0ull : ~wx;
+    }
+    if (wf & u->fd[r->warp]) {
+      for (uint64_t mk = r->mask; mk; mk &= mk - 1)
+        f[op->rd & 31][__builtin_ctzll(mk)] = 0;
+      u->fd[r->warp] &= row_dirty(f[op->rd & 31]) ? ~0ull : ~wf;
+    }
+    return;
+  }
   uint32_t t0 = r->warp * u->warp_size;
   for (uint64_t mk = r->mask; mk; mk &= mk - 1) {
     unsigned l = (unsigned)__builtin_ctzll(mk);
@@ -302,6 +316,10 @@ static bool stacks_access(struct sg_check_uninit *u, uint32_t t0, const uint64_t
       memset(sh, 0, size);
       if (in < u->low[t])
         u->low[t] = (uint32_t)in, u->priv_written = true;
+    } else if (size == 8 || size == 4) { /* (the usual sizes, one load) */
+      uint64_t v = 0;
+      memcpy(&v, sh, size == 8 ? 8 : 4);
+      any |= v != 0;
     } else {
       for (uint32_t i = 0; i < size; i++)
         any |= sh[i];

@@ -56,10 +56,12 @@ static inline bool own_slot(const struct sg_core *c, const struct sg_warp *w, un
  * address (*lo), or NULL to go lane by lane (access_lane). */
 static inline uint8_t *xlate_span(struct sg_core *c, const struct sg_warp *w,
                                   const uint64_t *base, int64_t imm, uint64_t mask,
-                                  unsigned size, uint32_t perm, uint64_t *lo) {
+                                  unsigned size, uint32_t perm, uint64_t *lo, bool observed) {
   uint64_t min = UINT64_MAX, max = 0;
   unsigned ws = c->cfg.warp_size;
-  if (mask == (ws == 64 ? ~0ull : (1ull << ws) - 1)) /* a loop the compiler vectorises */
+  if (observed) /* the record has them (note_mem) */
+    min = c->rec.lo, max = c->rec.hi;
+  else if (mask == (ws == 64 ? ~0ull : (1ull << ws) - 1)) /* a loop the compiler vectorises */
     for (unsigned l = 0; l < ws; l++) {
       uint64_t a = base[l] + imm;
       min = a < min ? a : min;
@@ -478,7 +480,7 @@ static double sfu64(unsigned fn, double a, double b) {
   do {                                                                    \
     uint64_t lo_;                                                         \
     NOTE_MEM(SG_MEM_LOAD, sizeof(T));                                     \
-    const uint8_t *h_ = xlate_span(c, w, x1, imm, mask, sizeof(T), SG_PERM_R, &lo_); \
+    const uint8_t *h_ = xlate_span(c, w, x1, imm, mask, sizeof(T), SG_PERM_R, &lo_, observed); \
     if (h_)                                                               \
       FOR_LANES(l) {                                                      \
         T v_;                                                             \
@@ -504,7 +506,7 @@ static double sfu64(unsigned fn, double a, double b) {
   do {                                                                    \
     uint64_t lo_;                                                         \
     NOTE_MEM(SG_MEM_STORE, sizeof(T));                                    \
-    uint8_t *h_ = xlate_span(c, w, x1, imm, mask, sizeof(T), SG_PERM_W, &lo_); \
+    uint8_t *h_ = xlate_span(c, w, x1, imm, mask, sizeof(T), SG_PERM_W, &lo_, observed); \
     if (h_)                                                               \
       FOR_LANES(l) {                                                      \
         T v_ = (T)(val);                                                  \
@@ -778,6 +780,11 @@ run_warp(struct sg_core *c, struct sg_warp *w, uint64_t budget, const bool obser
   const struct sg_jit_entry *jit = c->jit;
   bool skip_jit = false; /* a block left early: the interpreter runs that instruction */
 
+  if (observed) { /* the same for every instruction of this run */
+    c->rec.cta = cs->index;
+    c->rec.core = cs->desc->core_id;
+    c->rec.warp = w->id;
+  }
 reload:
   st = next_path(c, w, &path, lp, c->timed ? c->now : cs->insns + n);
   if (st != SG_WARP_READY)
@@ -830,9 +837,6 @@ reload:
     if (observed) {
       struct sg_insn_record *r = &c->rec;
       r->time = c->timed ? c->now : cs->insns + n;
-      r->cta = cs->index;
-      r->core = cs->desc->core_id;
-      r->warp = w->id;
       r->pc = pc;
       r->uop = u;
       r->mask = mask;
@@ -1060,7 +1064,7 @@ reload:
     vmcase(SG_BARRIER) /* wait for every unfinished warp of the CTA */
       if (observed) {
         c->rec.barrier = cs->slot;
-        ACTIVE(c->rec.data[l] = X1); /* the fence flags */
+        EACH(l, c->rec.data[l] = X1); /* the fence flags */
       }
       EMIT();
       PARK(pc);
