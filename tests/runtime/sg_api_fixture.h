@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -83,6 +84,23 @@ static inline void fx_read(struct fx *f, cl_mem m, size_t size, void *out) {
 
 static inline void fx_arg(cl_kernel k, cl_uint i, size_t size, const void *v) {
   assert_int_equal(clSetKernelArg(k, i, size, v), CL_SUCCESS);
+}
+
+/* Runs tests with the fixture on a device configured by `config` (the
+ * lines of a file SOFTGPU_CONFIG names, set before the platform exists). */
+static inline int fx_run_configured(const char *config, const struct CMUnitTest *tests,
+                                    size_t n) {
+  char path[] = "/tmp/softgpu-config-XXXXXX";
+  int fd = mkstemp(path);
+  if (fd < 0)
+    return 1;
+  size_t len = strlen(config);
+  int written = write(fd, config, len) == (ssize_t)len;
+  close(fd);
+  setenv("SOFTGPU_CONFIG", path, 1);
+  int failed = written ? _cmocka_run_group_tests("configured", tests, n, fx_setup, fx_teardown) : 1;
+  unlink(path);
+  return failed;
 }
 
 #endif

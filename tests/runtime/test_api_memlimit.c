@@ -3,7 +3,6 @@
  * CL_MEM_OBJECT_ALLOCATION_FAILURE, released buffers give their bytes back,
  * and every buffer that was accepted can be filled. The device is configured
  * with 16 MiB (SOFTGPU_CONFIG, set before the platform exists). */
-#include <unistd.h>
 
 #include "sg_api_fixture.h"
 
@@ -72,15 +71,8 @@ static void test_buffers_are_accounted(void **state) {
 }
 
 int main(void) {
-  char path[] = "/tmp/softgpu-memlimit-XXXXXX";
-  int fd = mkstemp(path);
-  if (fd < 0)
-    return 1;
-  dprintf(fd, "global_mem_size=%u\n", GLOBAL);
-  close(fd);
-  setenv("SOFTGPU_CONFIG", path, 1);
+  char config[64];
+  snprintf(config, sizeof config, "global_mem_size=%u\n", GLOBAL);
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_buffers_are_accounted)};
-  int failed = cmocka_run_group_tests(tests, fx_setup, fx_teardown);
-  unlink(path);
-  return failed;
+  return fx_run_configured(config, tests, sizeof tests / sizeof tests[0]);
 }

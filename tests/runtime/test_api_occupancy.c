@@ -7,7 +7,6 @@
  * device is configured before the platform exists (SOFTGPU_CONFIG): timing
  * mode, 32-lane warps, 32 warp slots (CL_DEVICE_MAX_WORK_GROUP_SIZE 1024)
  * and a register file of REGS 64-bit lane registers. */
-#include <unistd.h>
 
 #include "sg_api_fixture.h"
 
@@ -91,16 +90,9 @@ static void test_work_groups_fit_the_register_file(void **state) {
 }
 
 int main(void) {
-  char path[] = "/tmp/softgpu-occupancy-XXXXXX";
-  int fd = mkstemp(path);
-  if (fd < 0)
-    return 1;
-  dprintf(fd, "mode=timing\nwarp_size=%u\nwarps_per_core=32\nregs_per_core=%u\ncores=2\n", WARP,
-          REGS);
-  close(fd);
-  setenv("SOFTGPU_CONFIG", path, 1);
+  char config[160];
+  snprintf(config, sizeof config,
+           "mode=timing\nwarp_size=%u\nwarps_per_core=32\nregs_per_core=%u\ncores=2\n", WARP, REGS);
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_work_groups_fit_the_register_file)};
-  int failed = cmocka_run_group_tests(tests, fx_setup, fx_teardown);
-  unlink(path);
-  return failed;
+  return fx_run_configured(config, tests, sizeof tests / sizeof tests[0]);
 }
