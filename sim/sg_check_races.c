@@ -215,9 +215,6 @@ static const char *space_text(int global) {
   return global ? "__global" : "__local";
 }
 
-/* An access found in conflict with an earlier one: classified and reported
- * unless an order the checker knows of exists (a sub-group barrier between
- * lanes of one warp). False when the CTA must stop. */
 /* A memory instruction of a warp, from its record or a translated
  * block's log (every lane active). */
 struct mem_insn {
@@ -226,6 +223,10 @@ struct mem_insn {
   uint64_t mask;
   const uint64_t *addr, *data; /* per lane: data holds the value in its low bytes */
 };
+
+/* An access found in conflict with an earlier one: classified and reported
+ * unless an order the checker knows of exists (a sub-group barrier between
+ * lanes of one warp). False when the CTA must stop. */
 struct access {
   const struct mem_insn *r;
   unsigned lane;

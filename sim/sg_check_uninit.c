@@ -112,7 +112,7 @@ static void regs_of(const struct sg_uop *op, uint64_t *rx, uint64_t *rf, uint64_
   case SG_FMT_U: case SG_FMT_J: case SG_FMT_CSRI: case SG_FMT_CSR: *wx = dx; break;
   case SG_FMT_B: case SG_FMT_S: *rx = r1 | r2; break;
   case SG_FMT_FL: *rx = r1, *wf = df; break;
-  case SG_FMT_FS: *rx = r1, *rf = r2 & 0xffffffffull; break;
+  case SG_FMT_FS: *rx = r1, *rf = r2; break;
   case SG_FMT_R4: *rf = (1ull << (op->rs1 & 31)) | (1ull << (op->rs2 & 31)) | r3, *wf = df; break;
   case SG_FMT_FR: case SG_FMT_SFU:
     *rf = (1ull << (op->rs1 & 31)) | (1ull << (op->rs2 & 31)), *wf = df;
@@ -284,21 +284,22 @@ static enum shadow shadow_of(const struct sg_check_uninit *u, const struct sg_bl
   uint64_t lo = e->lo, hi = e->hi + size;
   uint64_t sb = u->l->stack_base, se = sb + (uint64_t)u->max_threads * u->l->stack_size;
   uint64_t lb = u->local_base, le = lb + u->local_size;
-  bool in_stack = lo < se && hi > sb, in_local = lo < le && hi > lb;
-  if (!in_stack && !in_local)
+  if (!(lo < se && hi > sb) && !(lo < le && hi > lb))
     return S_NONE;
-  const uint8_t *sh = in_stack && lo >= sb && hi <= se   ? u->priv + (lo - sb)
-                      : in_local && lo >= lb && hi <= le ? u->local + (lo - lb)
-                                                         : NULL;
+  bool stacks = lo >= sb && hi <= se; /* all of it */
+  enum shadow dirty = stacks ? S_STACKS : S_LANES;
+  const uint8_t *sh = stacks                 ? u->priv + (lo - sb)
+                      : lo >= lb && hi <= le ? u->local + (lo - lb)
+                                             : NULL;
   uint64_t n = hi - lo, any = 0;
   if (!sh || n > 64 * (uint64_t)size) /* (lanes far apart) */
-    return sh && sh >= u->priv && lo >= sb && hi <= se ? S_STACKS : S_LANES;
+    return dirty;
   for (uint64_t i = 0; i < n; i += 8) {
     uint64_t w = 0;
     memcpy(&w, sh + i, n - i < 8 ? n - i : 8);
     any |= w;
   }
-  return any ? (lo >= sb && hi <= se ? S_STACKS : S_LANES) : S_CLEAN;
+  return any ? dirty : S_CLEAN;
 }
 
 /* A block's access to the private stacks by the threads from t0 on, lane l
@@ -316,10 +317,6 @@ static bool stacks_access(struct sg_check_uninit *u, uint32_t t0, const uint64_t
       memset(sh, 0, size);
       if (in < u->low[t])
         u->low[t] = (uint32_t)in, u->priv_written = true;
-    } else if (size == 8 || size == 4) { /* (the usual sizes, one load) */
-      uint64_t v = 0;
-      memcpy(&v, sh, size == 8 ? 8 : 4);
-      any |= v != 0;
     } else {
       for (uint32_t i = 0; i < size; i++)
         any |= sh[i];

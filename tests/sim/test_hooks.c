@@ -371,15 +371,23 @@ static struct sg_code *two_stores(struct machine *m, struct prog *p) {
   return code;
 }
 
+/* A core of 4-lane warps that translates at the first launch, with the
+ * consumers hooks[0 .. n). */
+static struct sg_core *jit_core(struct sg_hook *const *hooks, uint32_t n) {
+  struct sg_sim_config cfg = {.warp_size = 4, .reconv = test_policy(), .engine = SG_ENGINE_JIT,
+                              .jit_threshold = 0};
+  struct sg_core *core;
+  assert_int_equal(sg_core_create(&cfg, 0, &core), SG_OK);
+  sg_core_set_hooks(core, hooks, n);
+  return core;
+}
+
 static void test_block_consumer(void **state) {
   (void)state;
   for (int two = 0; two < 2; two++) {
     struct machine *m = machine_new(8, 4);
     struct prog p;
     struct sg_code *code = two_stores(m, &p);
-    struct sg_core *core;
-    struct sg_sim_config cfg = {.warp_size = 4, .reconv = test_policy(),
-                                .engine = SG_ENGINE_JIT, .jit_threshold = 0};
     static struct follower f[2];
     for (int i = 0; i < 2; i++) {
       f[i] = (struct follower){.hook = {.insn = follow_insn, .block = &follow_ops}};
@@ -390,8 +398,7 @@ static void test_block_consumer(void **state) {
       f[i].lim[5] = (struct sg_block_limit){.lo = DATA_BASE + 256, .span = 12, .align = 3};
     }
     struct sg_hook *hooks[] = {&f[0].hook, &f[1].hook};
-    assert_int_equal(sg_core_create(&cfg, 0, &core), SG_OK);
-    sg_core_set_hooks(core, hooks, two ? 2 : 1);
+    struct sg_core *core = jit_core(hooks, two ? 2 : 1);
     assert_int_equal(sg_core_run_cta(core, code, &m->cta, &m->map, &m->findings, &m->fault),
                      SG_OK);
     for (unsigned t = 0; t < 8; t++) {
@@ -480,9 +487,6 @@ static void test_block_log(void **state) {
   struct machine *m = machine_new(8, 4);
   struct prog p;
   struct sg_code *code = two_stores(m, &p);
-  struct sg_core *core;
-  struct sg_sim_config cfg = {.warp_size = 4, .reconv = test_policy(),
-                              .engine = SG_ENGINE_JIT, .jit_threshold = 0};
   static struct follower f;
   static struct logger g;
   f = (struct follower){.hook = {.insn = follow_insn, .block = &follow_ops}};
@@ -491,8 +495,7 @@ static void test_block_log(void **state) {
   f.lim[5] = (struct sg_block_limit){.lo = DATA_BASE + 256, .span = 12};
   g = (struct logger){.hook = {.insn = log_insn, .block = &log_ops}};
   struct sg_hook *hooks[] = {&f.hook, &g.hook};
-  assert_int_equal(sg_core_create(&cfg, 0, &core), SG_OK);
-  sg_core_set_hooks(core, hooks, 2);
+  struct sg_core *core = jit_core(hooks, 2);
   assert_int_equal(sg_core_run_cta(core, code, &m->cta, &m->map, &m->findings, &m->fault), SG_OK);
   for (unsigned t = 0; t < 8; t++) {
     assert_int_equal(data32(m, t), t);
@@ -541,15 +544,11 @@ static void test_long_straight_line(void **state) {
   m->regions[0] = (struct sg_region){CODE_BASE, 4 * p.n, (uint8_t *)p.w,
                                      SG_PERM_R | SG_PERM_X, "code", SG_SPACE_CONSTANT};
   struct sg_code *code;
-  struct sg_core *core;
-  struct sg_sim_config cfg = {.warp_size = 4, .reconv = test_policy(), .engine = SG_ENGINE_JIT,
-                              .jit_threshold = 0};
   static struct logger c;
   c = (struct logger){.hook = {.insn = log_insn, .block = &log_ops}};
   struct sg_hook *hooks[] = {&c.hook};
   assert_int_equal(sg_code_create(p.w, p.n, CODE_BASE, p.rc, p.nrc, &code), SG_OK);
-  assert_int_equal(sg_core_create(&cfg, 0, &core), SG_OK);
-  sg_core_set_hooks(core, hooks, 1);
+  struct sg_core *core = jit_core(hooks, 1);
   assert_int_equal(sg_core_run_cta(core, code, &m->cta, &m->map, &m->findings, &m->fault), SG_OK);
   for (unsigned t = 0; t < 8; t++)
     assert_int_equal(data32(m, t), t + CHAIN);
