@@ -25,9 +25,9 @@ enum { ACC_ATOMIC = 1, ACC_SAME = 2, ACC_ASYNC = 4 };
  * instruction `time`), where (pc) and by whom. stamp 0 is no access. */
 struct acc {
   uint32_t stamp, pc, time;
-  uint16_t thread;
-  uint8_t flags, pad;
+  uint32_t thread : 11, warp : 11, flags : 3; /* thread in the CTA, and its warp */
 };
+_Static_assert(SG_MAX_CTA_THREADS <= 2048, "struct acc holds a CTA's thread in 11 bits");
 
 /* What is known about a granule (or, once accessed in parts, a byte): the
  * last write and the last one by a warp other than its warp; up to two
@@ -39,9 +39,19 @@ struct acc {
 struct cell {
   struct acc w, w2, r[2];
   uint32_t value;
-  uint32_t split : 31; /* 1 + index of its 4 byte cells in `bytes`, 0: whole */
-  uint32_t known : 1;  /* value is what memory holds */
+  uint32_t state; /* KNOWN: value is what memory holds; the rest: 1 + index of its
+                     4 byte cells in `bytes`, 0: whole. Written whole (an access
+                     that wrote part of it would stall the next one's read) */
 };
+#define KNOWN 0x80000000u
+
+static uint32_t split_of(const struct cell *c) {
+  return c->state & ~KNOWN;
+}
+
+static void set_known(struct cell *c, bool known) {
+  c->state = (c->state & ~KNOWN) | (known ? KNOWN : 0);
+}
 
 struct page {
   uint64_t base;
@@ -92,6 +102,7 @@ struct sg_races {
   /* the launch's __global accesses, CTA after CTA */
   struct span *spans;
   size_t nspans, spans_cap, cta_first;
+  uint32_t recent[64]; /* by pc: a span of the CTA where its next addresses go */
   struct { /* the translated block running */
     uint32_t warp;
     uint64_t pc, time;
@@ -179,7 +190,7 @@ static struct page *page_of(struct sg_races *k, uint64_t a) {
  * emptied slot by slot (a large map costs nothing to CTAs that touch little). */
 static void release_pages(struct sg_races *k) {
   for (uint32_t i = 0; i < k->nsplits; i++)
-    k->splits[i]->split = 0;
+    k->splits[i]->state &= KNOWN;
   k->nsplits = k->nbytes = 0;
   for (uint32_t i = 0; i < k->nused; i++)
     k->map[k->used[i]->slot] = NULL;
@@ -252,7 +263,7 @@ static bool conflict(struct sg_races *k, const struct access *x, const struct ac
              "by another work-item across a barrier that does not fence %s "
              "memory",
              space_text(x->global));
-  } else if (pt / ws != r->warp) {
+  } else if (prev->warp != r->warp) {
     snprintf(how, sizeof how, "by a work-item in another warp (no barrier between them)");
   } else if (prev->time == x->acc.time) {
     snprintf(how, sizeof how, "by another lane of the same warp instruction");
@@ -306,18 +317,19 @@ static bool concurrent(const struct sg_races *k, const struct acc *a, int global
   return a->stamp >= k->fence[global];
 }
 
-/* Of two earlier accesses, one that conflicts with an access by thread t
- * (concurrent, by another work-item, and for atomics not atomic too), in
- * another warp if there is one; NULL when neither conflicts. */
+/* Of two earlier accesses, one that conflicts with access t (concurrent,
+ * by another work-item, and for atomics not atomic too), in another warp
+ * if there is one; NULL when neither conflicts. */
 static const struct acc *conflicting(const struct sg_races *k, const struct acc *a,
-                                     const struct acc *b, uint16_t t, int global, bool atomic) {
+                                     const struct acc *b, const struct acc *t, int global,
+                                     bool atomic) {
   const struct acc *pick = NULL, *two[2] = {a, b};
-  uint32_t ws = k->cfg.warp_size;
   for (int i = 0; i < 2; i++) {
     const struct acc *x = two[i];
-    if (!concurrent(k, x, global) || x->thread == t || (atomic && (x->flags & ACC_ATOMIC)))
+    if (!concurrent(k, x, global) || x->thread == t->thread ||
+        (atomic && (x->flags & ACC_ATOMIC)))
       continue;
-    if (x->thread / ws != t / ws)
+    if (x->warp != t->warp)
       return x;
     pick = pick ? pick : x;
   }
@@ -332,15 +344,13 @@ static int kind_of(const struct acc *w) {
  * another warp. Reads before it need not be kept: a later access that
  * races with them races with this write first. */
 static void add_write(const struct sg_races *k, struct cell *c, const struct acc *a, int global) {
-  uint32_t ws = k->cfg.warp_size;
-  if (concurrent(k, &c->w, global) && c->w.thread / ws != a->thread / ws)
+  if (concurrent(k, &c->w, global) && c->w.warp != a->warp)
     c->w2 = c->w;
   c->w = *a;
   c->r[0].stamp = c->r[1].stamp = 0;
 }
 
 static void add_read(const struct sg_races *k, struct cell *c, const struct acc *a, int global) {
-  uint32_t ws = k->cfg.warp_size;
   struct acc *r0 = &c->r[0], *r1 = &c->r[1];
   if (!concurrent(k, r0, global) || r0->thread == a->thread) {
     bool keep1 = concurrent(k, r0, global) && concurrent(k, r1, global);
@@ -348,16 +358,55 @@ static void add_read(const struct sg_races *k, struct cell *c, const struct acc 
     if (!keep1)
       r1->stamp = 0;
   } else if (!concurrent(k, r1, global) || r1->thread == a->thread ||
-             (r1->thread / ws == r0->thread / ws && a->thread / ws != r0->thread / ws)) {
+             (r1->warp == r0->warp && a->warp != r0->warp)) {
     *r1 = *a;
   }
+}
+
+/* Does the cell hold what memory holds? (As far as the CTA saw it.) */
+static bool value_known(const struct sg_races *k, const struct cell *c) {
+  return (c->state & KNOWN) && (c->w.stamp >= k->cta_stamp || c->r[0].stamp >= k->cta_stamp);
+}
+
+/* Has no concurrent access touched granule c? Then no access to it can
+ * conflict (w2 is older than w; r[1] is concurrent only if r[0] is). */
+static bool fresh(const struct sg_races *k, const struct cell *c, int global) {
+  return c->w.stamp < k->fence[global] && c->r[0].stamp < k->fence[global];
+}
+
+/* Access a (of kind, value: its bytes) to a fresh cell: the cell's last
+ * write or only read. False for a store of a value the cell did not hold. */
+static bool enter_fresh(const struct sg_races *k, struct cell *c, int kind, struct acc a,
+                        uint32_t value) {
+  bool same = false;
+  switch (kind) {
+  case LOAD:
+    c->r[0] = a;
+    c->r[1].stamp = 0;
+    break;
+  case STORE:
+    same = value_known(k, c) && c->value == value;
+    a.flags |= same ? ACC_SAME : 0;
+    /* fall through */
+  default:
+    c->w = a;
+    c->r[0].stamp = c->r[1].stamp = 0;
+    break;
+  }
+  c->value = value;
+  set_known(c, kind != ATOMIC);
+  return same;
 }
 
 /* One access x (value: its bytes in this cell) to cell c. */
 static bool check_cell(struct sg_races *k, struct cell *c, struct access *x, uint32_t value) {
   int g = x->global;
-  uint16_t t = x->acc.thread;
-  bool known = c->known && (c->w.stamp >= k->cta_stamp || c->r[0].stamp >= k->cta_stamp);
+  const struct acc *t = &x->acc;
+  if (fresh(k, c, g)) {
+    x->same &= enter_fresh(k, c, x->kind, x->acc, value);
+    return true;
+  }
+  bool known = value_known(k, c);
   /* atomics are ordered with each other, not with plain accesses */
   const struct acc *wr = conflicting(k, &c->w, &c->w2, t, g, x->kind == ATOMIC), *rd;
   switch (x->kind) {
@@ -366,7 +415,7 @@ static bool check_cell(struct sg_races *k, struct cell *c, struct access *x, uin
       return false;
     add_read(k, c, &x->acc, g);
     c->value = value;
-    c->known = 1;
+    set_known(c, true);
     return true;
   case STORE: {
     bool same = known && c->value == value;
@@ -379,7 +428,7 @@ static bool check_cell(struct sg_races *k, struct cell *c, struct access *x, uin
     add_write(k, c, &a, g);
     x->same &= same;
     c->value = value;
-    c->known = 1;
+    set_known(c, true);
     return true;
   }
   default:
@@ -388,15 +437,15 @@ static bool check_cell(struct sg_races *k, struct cell *c, struct access *x, uin
     if ((rd = conflicting(k, &c->r[0], &c->r[1], t, g, false)) && !conflict(k, x, rd, LOAD, false))
       return false;
     add_write(k, c, &x->acc, g);
-    c->known = 0;
+    set_known(c, false);
     return true;
   }
 }
 
 /* The 4 byte cells of granule c, made from it on its first partial access. */
 static struct cell *bytes_of(struct sg_races *k, struct cell *c) {
-  if (c->split)
-    return &k->bytes[(c->split - 1) * 4];
+  if (split_of(c))
+    return &k->bytes[(split_of(c) - 1) * 4];
   if (k->nbytes / 4 + 1 >= (1u << 31) ||
       !grow32(k, (void **)&k->bytes, k->nbytes + 3, &k->bytes_cap, sizeof *k->bytes) ||
       !grow32(k, (void **)&k->splits, k->nsplits, &k->splits_cap, sizeof *k->splits))
@@ -405,9 +454,9 @@ static struct cell *bytes_of(struct sg_races *k, struct cell *c) {
   for (int i = 0; i < 4; i++) {
     b[i] = *c;
     b[i].value = c->value >> (8 * i) & 0xff;
-    b[i].split = 0;
+    b[i].state &= KNOWN;
   }
-  c->split = k->nbytes / 4 + 1;
+  c->state = (c->state & KNOWN) | (k->nbytes / 4 + 1);
   k->nbytes += 4;
   k->splits[k->nsplits++] = c;
   return b;
@@ -429,7 +478,7 @@ static bool check_access(struct sg_races *k, struct access *x, uint64_t a, uint3
     unsigned off = (unsigned)(a & 3), n = (unsigned)(end - a < 4 - off ? end - a : 4 - off);
     struct page *p = page_of(k, g);
     struct cell *c = p ? &p->cell[(g - p->base) >> 2] : NULL;
-    if (c && n == 4 && !c->split) {
+    if (c && n == 4 && !split_of(c)) {
       x->addr = g, x->size = 4;
       if (!check_cell(k, c, x, (uint32_t)value))
         return false;
@@ -453,11 +502,22 @@ static bool check_access(struct sg_races *k, struct access *x, uint64_t a, uint3
 
 /* ---- Summaries for the check across CTAs -------------------------------- */
 
+/* The CTA's span that access x (of a bytes) extends: its last one, or the
+ * last of its instruction (the warps of a CTA one after another). */
+static struct span *span_before(struct sg_races *k, const struct access *x, uint64_t a) {
+  struct span *last = k->nspans > k->cta_first ? &k->spans[k->nspans - 1] : NULL;
+  if (last && last->kind == x->kind && last->pc == x->acc.pc)
+    return last;
+  size_t i = k->recent[x->acc.pc / 4 % 64];
+  struct span *s = i >= k->cta_first && i < k->nspans ? &k->spans[i] : NULL;
+  return s && s->kind == x->kind && s->pc == x->acc.pc && s->hi == a ? s : NULL;
+}
+
 static void summarise(struct sg_races *k, const struct access *x, uint64_t a, uint32_t size,
                       uint64_t value, bool same) {
-  struct span *last = k->nspans > k->cta_first ? &k->spans[k->nspans - 1] : NULL;
+  struct span *last = span_before(k, x, a);
   uint8_t flags = (size <= 8 && x->kind != ATOMIC ? SPAN_VALUE : 0) | (same ? SPAN_SAME : 0);
-  if (last && last->kind == x->kind && last->pc == x->acc.pc) {
+  if (last) {
     if (last->lo == a && last->hi == a + size) { /* lanes at one address */
       if (!(flags & SPAN_VALUE) || last->value != value)
         last->flags &= (uint8_t)~SPAN_VALUE;
@@ -476,6 +536,7 @@ static void summarise(struct sg_races *k, const struct access *x, uint64_t a, ui
   }
   const struct sg_cta_desc *d = k->desc;
   uint16_t t = x->acc.thread;
+  k->recent[x->acc.pc / 4 % 64] = (uint32_t)k->nspans;
   k->spans[k->nspans++] =
       (struct span){.lo = a,
                     .hi = a + size,
@@ -544,26 +605,96 @@ static void finish_spans(struct sg_races *k) {
 
 /* ---- The consumer ---------------------------------------------------------- */
 
-static void on_memory(struct sg_races *k, struct warp_state *w, const struct mem_insn *r) {
-  struct access x = {.r = r,
-                     .kind = r->kind,
-                     .global = r->global,
-                     .acc = {.stamp = k->stamp,
-                             .pc = w->async_pc ? w->async_pc : r->pc,
-                             .time = r->time,
-                             .flags = (uint8_t)((r->kind == ATOMIC ? ACC_ATOMIC : 0) |
-                                                (w->async_pc ? ACC_ASYNC : 0))}};
+/* The cells of an access by consecutive lanes to consecutive 4-byte
+ * granules of one page (coalesced code, the common case), the first
+ * lane's; NULL for any other access. */
+static struct cell *run_of(struct sg_races *k, const struct mem_insn *r) {
+  if (r->size != 4 || !r->mask)
+    return NULL;
+  unsigned f = (unsigned)__builtin_ctzll(r->mask);
+  uint64_t lanes = r->mask >> f, a = r->addr[f];
+  if (lanes & (lanes + 1) || a & 3) /* a hole among the lanes, or misaligned */
+    return NULL;
+  unsigned n = (unsigned)__builtin_popcountll(lanes);
+  if ((a ^ (a + 4 * (n - 1))) >> PAGE_BITS)
+    return NULL;
+  for (unsigned i = 1; i < n; i++)
+    if (r->addr[f + i] != a + 4 * i)
+      return NULL;
+  struct page *p = page_of(k, a);
+  return p ? &p->cell[(a - p->base) >> 2] : NULL;
+}
+
+/* x becomes lane l's access: acc (the instruction's) with the lane's
+ * thread, stored whole (a thread stored alone into x->acc would stall
+ * the copies of x->acc that follow it). */
+static void at_lane(struct access *x, struct acc acc, unsigned l, uint32_t warp_size) {
+  acc.thread = x->r->warp * warp_size + l;
+  x->acc = acc;
+  x->lane = l;
+  x->same = x->kind == STORE;
+}
+
+/* Lanes at consecutive granules: cell after cell, and one span. */
+static void on_run(struct sg_races *k, struct access *x, struct acc acc, struct cell *run) {
+  const struct mem_insn *r = x->r;
   uint32_t ws = k->cfg.warp_size;
+  unsigned f = (unsigned)__builtin_ctzll(r->mask);
+  uint64_t other = 0; /* lanes other than stores of the value the cell held */
+  for (uint64_t m = r->mask; m; m &= m - 1) {
+    unsigned l = (unsigned)__builtin_ctzll(m);
+    struct cell *c = &run[l - f];
+    uint32_t value = (uint32_t)r->data[l];
+    bool same;
+    if (!split_of(c) && fresh(k, c, x->global)) {
+      struct acc a = acc;
+      a.thread = r->warp * ws + l;
+      same = enter_fresh(k, c, x->kind, a, value);
+    } else {
+      at_lane(x, acc, l, ws);
+      if (split_of(c) ? !check_access(k, x, r->addr[l], 4, value)
+                   : (x->addr = r->addr[l], x->size = 4, !check_cell(k, c, x, value)))
+        return;
+      same = x->same;
+    }
+    other |= (uint64_t)!same << l;
+  }
+  if (r->global) {
+    uint64_t a = r->addr[f], n = (uint64_t)__builtin_popcountll(r->mask);
+    at_lane(x, acc, f, ws);
+    summarise(k, x, a, 4, (uint32_t)r->data[f], !(other >> f & 1));
+    if (n > 1)
+      summarise(k, x, a + 4, (uint32_t)(4 * (n - 1)), 0, !(other >> f >> 1));
+  }
+}
+
+static void on_memory(struct sg_races *k, struct warp_state *w, const struct mem_insn *r) {
+  struct access x = {.r = r, .kind = r->kind, .global = r->global};
+  struct acc acc = {.stamp = k->stamp,
+                    .pc = w->async_pc ? w->async_pc : r->pc,
+                    .time = r->time,
+                    .warp = r->warp,
+                    .flags = (r->kind == ATOMIC ? ACC_ATOMIC : 0) | (w->async_pc ? ACC_ASYNC : 0)};
+  uint32_t ws = k->cfg.warp_size;
+  struct cell *run = run_of(k, r);
+  if (run) {
+    on_run(k, &x, acc, run);
+    return;
+  }
+  struct page *p = NULL; /* the last lane's, for whole granules */
   for (uint64_t m = r->mask; m && !k->full; m &= m - 1) {
     unsigned l = (unsigned)__builtin_ctzll(m);
+    uint64_t a = r->addr[l];
     uint64_t value = r->size < 8 ? r->data[l] & ((1ull << (8 * r->size)) - 1) : r->data[l];
-    x.lane = l;
-    x.acc.thread = (uint16_t)(r->warp * ws + l);
-    x.same = x.kind == STORE;
-    if (!check_access(k, &x, r->addr[l], r->size, value))
+    at_lane(&x, acc, l, ws);
+    if (r->size == 4 && !(a & 3) && (!p || (a - p->base) >> PAGE_BITS))
+      p = page_of(k, a);
+    struct cell *c = r->size == 4 && !(a & 3) && p ? &p->cell[(a - p->base) >> 2] : NULL;
+    if (c && !split_of(c) ? (x.addr = a, x.size = 4, !check_cell(k, c, &x, (uint32_t)value))
+                       : !check_access(k, &x, a, r->size, value))
       return;
     if (r->global)
-      summarise(k, &x, r->addr[l], r->size, value, x.same);
+      summarise(k, &x, a, r->size, value, x.same);
   }
 }
 

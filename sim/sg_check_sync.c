@@ -49,6 +49,7 @@ struct sg_sync {
   uint64_t *calls; /* per thread: work-group function calls so far */
   bool *diverged;  /* per thread: a divergent call was reported (no more of it) */
   uint32_t cap;    /* threads the arrays hold */
+  bool called;     /* calls, diverged and ring hold something: cleared at a CTA start */
   uint32_t nwarps;
   struct call ring[RING];
   struct copy *copies;
@@ -120,6 +121,7 @@ static bool whole_warp(struct sg_sync *s, const struct sg_insn_record *r, const 
   if (sg_mark_role(r->uop->rm) == SG_MARK_WG) /* told here, not again when they finish */
     for (uint64_t m = missing; m; m &= m - 1)
       s->diverged[r->warp * s->warp_size + __builtin_ctzll(m)] = true;
+  s->called = true;
   /* true unless the CTA must stop: the calls are still compared */
   return sg_core_finding(
       s->core, r->warp, l, r->pc, SG_FAULT_COLLECTIVE_DIVERGENT, 0, 0,
@@ -202,6 +204,7 @@ static bool compare_call(struct sg_sync *s, const struct sg_insn_record *r, unsi
   }
   uint64_t k = s->calls[t]++;
   struct call *c = &s->ring[k % RING];
+  s->called = true;
   if (s->diverged[t])
     return true;
   if (c->k == UINT64_MAX || c->k < k) { /* the first work-item at its k-th call */
@@ -363,13 +366,17 @@ static void on_event(struct sg_hook *h, const struct sg_event *e) {
         return; /* unchecked */
       s->diverged = dv;
       s->cap = n;
+      s->called = true;
     }
     for (uint32_t i = 0; i < d->num_warps; i++)
       s->warps[i] = (struct warp_state){.live = d->init_mask[i]};
-    memset(s->calls, 0, n * sizeof *s->calls);
-    memset(s->diverged, 0, n * sizeof *s->diverged);
-    for (int i = 0; i < RING; i++)
-      s->ring[i].k = UINT64_MAX;
+    if (s->called) { /* CTAs that call no work-group function cost nothing here */
+      memset(s->calls, 0, s->cap * sizeof *s->calls);
+      memset(s->diverged, 0, s->cap * sizeof *s->diverged);
+      for (int i = 0; i < RING; i++)
+        s->ring[i].k = UINT64_MAX;
+      s->called = false;
+    }
     s->ncopies = 0;
     s->waiting = s->have_flags = s->flags_reported = false;
     s->nwarps = d->num_warps;
@@ -383,7 +390,7 @@ static void on_event(struct sg_hook *h, const struct sg_event *e) {
     s->waiting = false;
     break;
   case SG_EV_CTA_END:
-    if (s->desc && !e->arg) /* not when a fault stopped its work-items */
+    if (s->desc && !e->arg && (s->called || s->ncopies)) /* not when a fault stopped its work-items */
       missed_calls(s);
     s->desc = NULL;
     break;
