@@ -12,14 +12,14 @@
  * write under a partial mask that would change it), the register forgets
  * its provenance: the checker may miss a bug, never invent one.
  *
- * It follows translated blocks too (sg_block_ops): with every lane active,
- * what an instruction does to provenance depends only on the provenance of
- * its registers, except for where a load of a pointer or a store to the
- * private stack goes. So the effect of a run of a block's instructions from
- * a given provenance of the registers it reads is worked out once (by the
- * same transfer function as for records, struct seg) and reused whenever
- * the block starts in that state again: a few register copies per warp
- * instead of a record per instruction. Each memory instruction gets the
+ * It follows translated blocks too (sg_block_ops): what an instruction does
+ * to provenance depends only on the provenance of its registers (and, under
+ * a partial mask, of the one it writes), except for where a load of a
+ * pointer or a store to the private stack goes. So the effect of a run of a
+ * block's instructions from a given provenance of the registers it reads
+ * is worked out once (by the same transfer function as for records, struct
+ * seg) and reused whenever the block starts in that state again: a few
+ * register copies per warp instead of a record per instruction. Each memory instruction gets the
  * bounds of the object its pointer came from as its limit, so an access
  * that would be a finding stops the block before it, and the interpreter
  * runs it with this checker's state as it would have been. */
@@ -67,6 +67,7 @@ struct seg {
   struct seg *next; /* in its bucket of the table */
   uint64_t pc;      /* of instruction s */
   uint64_t read, written;
+  bool partial;     /* run by part of the lanes the warp ran (write()) */
   uint32_t s, e, nin, nout;
   uint8_t in_reg[SG_NXREGS], out_reg[SG_NXREGS];
   struct prov in[SG_NXREGS], out[SG_NXREGS];
@@ -90,7 +91,6 @@ struct sg_check_memory {
   struct sg_core *core;
   const struct sg_check_launch *l;
   uint32_t warp_size, max_warps;
-  uint64_t full; /* every lane of a warp */
   struct op_info op[SG_OP_COUNT];
   struct warp_shadow *warps;
   uint16_t *stack; /* per warp, per 8-byte word of a lane's stack slot: object + 1 */
@@ -110,7 +110,9 @@ struct sg_check_memory {
   struct {
     struct warp_shadow *ws;
     uint32_t warp, len;
-    uint64_t pc; /* of the block's first instruction */
+    uint64_t pc;   /* of the block's first instruction */
+    uint64_t mask; /* its lanes */
+    bool partial;  /* fewer than the warp ran before */
     const struct sg_uop *uops;
     struct seg *seg; /* the run in progress; NULL: the block's effect is applied */
   } cur;
@@ -405,7 +407,7 @@ static void on_insn(struct sg_hook *h, const struct sg_insn_record *r) {
 
 /* ---- Following translated blocks ------------------------------------------ */
 
-/* The limit of memory instruction u (a load or store of a full warp)
+/* The limit of memory instruction u (a load or store of a block's lanes)
  * through a pointer of provenance base: the lanes must stay in its object
  * and be aligned, or check_access would have something to say. An access
  * through a pointer of no object may be an ld of a pointer or a store to
@@ -438,6 +440,19 @@ static void segs_clear(struct sg_check_memory *m) {
   m->cur.seg = NULL;
 }
 
+/* Run g gives register rd of x provenance p, as write() does (under a
+ * partial mask a change forgets it: then what rd held is part of the state
+ * the run starts from). */
+static void seg_write(struct seg *g, struct prov *x, unsigned rd, struct prov p) {
+  if (g->partial) {
+    g->read |= (1ull << rd) & ~g->written;
+    if (!same(&x[rd], &p))
+      p = (struct prov){0};
+  }
+  x[rd] = p;
+  g->written |= 1ull << rd;
+}
+
 /* Works out seg g's instructions from i on, from provenance x[] (the
  * state before instruction i), up to the end of the block or an ld whose
  * result is not known yet (g->e). */
@@ -458,10 +473,9 @@ static void seg_run(struct sg_check_memory *m, struct seg *g, uint32_t i, struct
       if (g->lim[i].note == NOTE_LOAD)
         break; /* what it gives depends on where it reads (block_note) */
     }
-    if (m->op[u->op].writes_x) {
-      x[u->rd] = transfer(m, x, u, m->cur.pc + 4ull * i, k != SG_MEM_NONE, (struct prov){0});
-      g->written |= 1ull << u->rd;
-    }
+    if (m->op[u->op].writes_x)
+      seg_write(g, x, u->rd,
+                transfer(m, x, u, m->cur.pc + 4ull * i, k != SG_MEM_NONE, (struct prov){0}));
   }
   g->e = i;
   const struct prov *entry = m->cur.ws->x;
@@ -492,6 +506,7 @@ static struct seg *seg_make(struct sg_check_memory *m, uint32_t s) {
   g->s = s;
   g->pc = m->cur.pc + 4ull * s;
   g->read = g->written = 0;
+  g->partial = m->cur.partial;
   struct prov x[SG_NXREGS];
   memcpy(x, m->cur.ws->x, sizeof x);
   seg_run(m, g, s, x);
@@ -510,7 +525,7 @@ static struct seg *seg_find(struct sg_check_memory *m, uint32_t s) {
   uint64_t pc = m->cur.pc + 4ull * s;
   struct seg **b = &m->bucket[(pc >> 2) % SEG_BUCKETS];
   for (struct seg **p = b, *g; (g = *p); p = &g->next) {
-    if (g->pc != pc)
+    if (g->pc != pc || g->partial != m->cur.partial)
       continue;
     uint32_t i = 0;
     while (i < g->nin && !memcmp(&ws->x[g->in_reg[i]], &g->in[i], sizeof g->in[i]))
@@ -543,20 +558,24 @@ static void seg_partial(struct sg_check_memory *m, const struct seg *g, uint32_t
     enum sg_mem_kind k = m->op[u->op].mem;
     bool learned = k != SG_MEM_NONE && g->lim[i].note == NOTE_LOAD;
     if (m->op[u->op].writes_x)
-      x[u->rd] = transfer(m, x, u, m->cur.pc + 4ull * i, k != SG_MEM_NONE,
-                          learned ? g->val[i] : (struct prov){0});
+      write(m->cur.ws, u->rd,
+            transfer(m, x, u, m->cur.pc + 4ull * i, k != SG_MEM_NONE,
+                     learned ? g->val[i] : (struct prov){0}),
+            m->cur.mask);
   }
 }
 
 static const struct sg_block_limit *block_enter(struct sg_hook *h, uint32_t warp, uint64_t pc,
                                                 const struct sg_uop *uops, uint32_t len,
-                                                uint64_t time) {
+                                                uint64_t time, uint64_t mask) {
   struct sg_check_memory *m = (struct sg_check_memory *)h;
   (void)time;
   if (warp >= m->max_warps || !m->l)
     return NULL;
   struct warp_shadow *ws = &m->warps[warp];
-  ws->lanes |= m->full;
+  ws->lanes |= mask;
+  m->cur.mask = mask;
+  m->cur.partial = mask != ws->lanes;
   m->cur.ws = ws;
   m->cur.warp = warp;
   m->cur.pc = pc;
@@ -567,13 +586,13 @@ static const struct sg_block_limit *block_enter(struct sg_hook *h, uint32_t warp
 }
 
 /* What an ld of a pointer of no object gives (load_prov), from its span:
- * when the lanes are not all at lane 0's address they must all be in the
- * stacks; false where the span cannot tell (the interpreter runs it). */
+ * when the lanes are not all at the lowest lane's address they must all be
+ * in the stacks; false where the span cannot tell (the interpreter runs it). */
 static bool span_load(struct sg_check_memory *m, const struct sg_block_access *a, struct prov *p) {
   const struct sg_check_launch *l = m->l;
   *p = (struct prov){0};
   if (a->lo == a->hi || (in_stacks(l, a->lo) && in_stacks(l, a->hi)))
-    *p = slot_prov(m, m->cur.warp, 0, a->first);
+    *p = slot_prov(m, m->cur.warp, a->lane, a->first);
   else if ((in_stacks(l, a->lo) || a->lo == a->first) && (in_stacks(l, a->hi) || a->hi == a->first))
     return false;
   return true;
@@ -584,8 +603,8 @@ static const struct sg_block_limit *block_note(struct sg_hook *h, const struct s
   struct seg *g = m->cur.seg;
   uint32_t i = a->index;
   switch (g->lim[i].note) {
-  case NOTE_STORE: /* lane 0 is the lowest active lane */
-    stack_store(m, m->cur.warp, 0, a->first, a->uop, m->full, m->cur.ws, &g->val[i]);
+  case NOTE_STORE:
+    stack_store(m, m->cur.warp, a->lane, a->first, a->uop, m->cur.mask, m->cur.ws, &g->val[i]);
     return g->lim;
   case NOTE_LOAD: {
     struct prov p;
@@ -600,8 +619,7 @@ static const struct sg_block_limit *block_note(struct sg_hook *h, const struct s
       struct prov x[SG_NXREGS];
       memcpy(x, m->cur.ws->x, sizeof x);
       seg_apply(x, g);
-      x[a->uop->rd] = p;
-      g->written |= 1ull << a->uop->rd;
+      seg_write(g, x, a->uop->rd, p);
       seg_run(m, g, i + 1, x);
       return g->lim;
     }
@@ -609,8 +627,7 @@ static const struct sg_block_limit *block_note(struct sg_hook *h, const struct s
       return g->lim;
     /* It read elsewhere than when the run was worked out: a new run. */
     seg_partial(m, g, i);
-    m->cur.ws->x[a->uop->rd] = p;
-    m->cur.ws->written |= 1ull << a->uop->rd;
+    write(m->cur.ws, a->uop->rd, p, m->cur.mask);
     m->cur.seg = seg_find(m, i + 1);
     return m->cur.seg ? m->cur.seg->lim : NULL;
   }
@@ -671,7 +688,6 @@ enum sg_status sg_check_memory_create(struct sg_core *core, uint32_t warp_size,
   }
   m->core = core;
   m->warp_size = warp_size;
-  m->full = warp_size >= 64 ? ~0ull : (1ull << warp_size) - 1;
   *out = m;
   return SG_OK;
 }

@@ -105,7 +105,7 @@ struct sg_races {
   uint32_t recent[64]; /* by pc: a span of the CTA where its next addresses go */
   struct { /* the translated block running */
     uint32_t warp;
-    uint64_t pc, time;
+    uint64_t pc, time, mask;
     const struct sg_uop *uops;
   } block;
 };
@@ -227,7 +227,7 @@ static const char *space_text(int global) {
 }
 
 /* A memory instruction of a warp, from its record or a translated
- * block's log (every lane active). */
+ * block's log. */
 struct mem_insn {
   uint32_t warp, pc, time, size;
   int kind, global;
@@ -751,14 +751,15 @@ static void on_insn(struct sg_hook *h, const struct sg_insn_record *r) {
 }
 
 /* Translated blocks (sg_block_ops): their accesses, from the log, as the
- * records would have given them; every instruction of a block runs all
- * the warp's lanes, so it is the warp's last full one. */
+ * records would have given them; a block that runs every live lane runs
+ * the warp's last full instructions. */
 static const struct sg_block_limit *block_enter(struct sg_hook *h, uint32_t warp, uint64_t pc,
                                                 const struct sg_uop *uops, uint32_t len,
-                                                uint64_t time) {
+                                                uint64_t time, uint64_t mask) {
   struct sg_races *k = (struct sg_races *)h;
   (void)len;
   k->block.warp = warp, k->block.pc = pc, k->block.uops = uops, k->block.time = time;
+  k->block.mask = mask;
   return sg_block_unlimited;
 }
 
@@ -781,13 +782,15 @@ static void block_leave(struct sg_hook *h, uint32_t ran, const struct sg_block_l
                          .size = size,
                          .kind = kind_of_mem(mk),
                          .global = e->space == SG_SPACE_GLOBAL,
-                         .mask = w->live,
+                         .mask = k->block.mask,
                          .addr = e->addr,
                          .data = e->data};
-    w->full_time = m.time;
+    if (m.mask == w->live)
+      w->full_time = m.time;
     on_memory(k, w, &m);
   }
-  w->full_time = (uint32_t)(t0 + ran - 1);
+  if (k->block.mask == w->live)
+    w->full_time = (uint32_t)(t0 + ran - 1);
 }
 
 static const struct sg_block_ops block_ops = {

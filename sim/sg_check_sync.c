@@ -403,8 +403,8 @@ static void on_event(struct sg_hook *h, const struct sg_event *e) {
  * is in flight: then the interpreter runs them, with their records. */
 static const struct sg_block_limit *block_enter(struct sg_hook *h, uint32_t warp, uint64_t pc,
                                                 const struct sg_uop *uops, uint32_t len,
-                                                uint64_t time) {
-  (void)warp, (void)pc, (void)uops, (void)len, (void)time;
+                                                uint64_t time, uint64_t mask) {
+  (void)warp, (void)pc, (void)uops, (void)len, (void)time, (void)mask;
   return ((struct sg_sync *)h)->ncopies ? NULL : sg_block_unlimited;
 }
 

@@ -41,7 +41,7 @@ struct sg_check_uninit {
   uint64_t info_code;
   struct {
     uint32_t warp;
-    uint64_t pc;
+    uint64_t pc, mask;
     const struct block_info *info;
   } block;
 };
@@ -267,8 +267,8 @@ static void on_insn(struct sg_hook *h, const struct sg_insn_record *r) {
 /* From initialized operands every instruction makes initialized results,
  * and only a load can bring in uninitialized bytes. So a block whose
  * registers read before written are initialized on every lane runs
- * translated: afterwards the registers it wrote are initialized, and its
- * stores initialized the bytes they wrote, unless one of its loads read an
+ * translated: afterwards the registers it wrote are initialized on the
+ * lanes it ran, and its stores initialized the bytes they wrote, unless one of its loads read an
  * uninitialized byte; from that load on, its instructions go through
  * step() as their records would have, with the addresses of the log. */
 
@@ -305,11 +305,12 @@ static enum shadow shadow_of(const struct sg_check_uninit *u, const struct sg_bl
 /* A block's access to the private stacks by the threads from t0 on, lane l
  * in thread t0 + l's slot: a store initializes its bytes; false when a load
  * reads an uninitialized one. */
-static bool stacks_access(struct sg_check_uninit *u, uint32_t t0, const uint64_t *addr,
-                          uint32_t size, bool store) {
+static bool stacks_access(struct sg_check_uninit *u, uint32_t t0, uint64_t mask,
+                          const uint64_t *addr, uint32_t size, bool store) {
   const struct sg_check_launch *l = u->l;
   uint8_t any = 0;
-  for (unsigned lane = 0; lane < u->warp_size; lane++) {
+  for (uint64_t m = mask; m; m &= m - 1) {
+    unsigned lane = (unsigned)__builtin_ctzll(m);
     uint32_t t = t0 + lane;
     uint64_t in = addr[lane] - l->stack_base - (uint64_t)t * l->stack_size;
     uint8_t *sh = u->priv + (uint64_t)t * l->stack_size + in;
@@ -351,19 +352,33 @@ static const struct block_info *info_of(struct sg_check_uninit *u, const struct 
   return b;
 }
 
-/* The registers of warp w in wx, wf are initialized on every lane. */
-static void clean_rows(struct sg_check_uninit *u, uint32_t w, uint64_t wx, uint64_t wf) {
-  for (uint64_t m = wx & u->xd[w]; m; m &= m - 1)
-    memset(u->x[w][__builtin_ctzll(m)], 0, SG_MAX_WARP_SIZE);
-  for (uint64_t m = wf & u->fd[w]; m; m &= m - 1)
-    memset(u->f[w][__builtin_ctzll(m)], 0, SG_MAX_WARP_SIZE);
-  u->xd[w] &= ~wx;
-  u->fd[w] &= ~wf;
+/* The registers of warp w in wx, wf are initialized on the lanes of mask:
+ * a row stays dirty while another lane is. */
+static void clean_rows(struct sg_check_uninit *u, uint32_t w, uint64_t wx, uint64_t wf,
+                       uint64_t mask) {
+  uint64_t full = u->warp_size >= 64 ? ~0ull : (1ull << u->warp_size) - 1;
+  bool every = (mask & full) == full;
+  for (int fp = 0; fp < 2; fp++) {
+    uint8_t(*rows)[SG_MAX_WARP_SIZE] = fp ? u->f[w] : u->x[w];
+    uint64_t *dirty = fp ? &u->fd[w] : &u->xd[w];
+    for (uint64_t m = (fp ? wf : wx) & *dirty; m; m &= m - 1) {
+      unsigned r = (unsigned)__builtin_ctzll(m);
+      if (every) {
+        memset(rows[r], 0, SG_MAX_WARP_SIZE);
+      } else {
+        for (uint64_t k = mask; k; k &= k - 1)
+          rows[r][__builtin_ctzll(k)] = 0;
+        if (row_dirty(rows[r]))
+          continue;
+      }
+      *dirty &= ~(1ull << r);
+    }
+  }
 }
 
 static const struct sg_block_limit *block_enter(struct sg_hook *h, uint32_t warp, uint64_t pc,
                                                 const struct sg_uop *uops, uint32_t len,
-                                                uint64_t time) {
+                                                uint64_t time, uint64_t mask) {
   struct sg_check_uninit *u = (struct sg_check_uninit *)h;
   (void)time;
   u->block.info = NULL;
@@ -372,7 +387,7 @@ static const struct sg_block_limit *block_enter(struct sg_hook *h, uint32_t warp
   const struct block_info *b = info_of(u, uops, len);
   if ((b->rx & u->xd[warp]) || (b->rf & u->fd[warp]))
     return NULL; /* the interpreter, with records */
-  u->block.warp = warp, u->block.pc = pc, u->block.info = b;
+  u->block.warp = warp, u->block.pc = pc, u->block.mask = mask, u->block.info = b;
   return sg_block_unlimited;
 }
 
@@ -390,11 +405,12 @@ static void block_leave(struct sg_hook *h, uint32_t ran, const struct sg_block_l
     if (where == S_NONE || where == S_CLEAN)
       continue; /* a load reads initialized bytes; a store leaves them so */
     if (where == S_STACKS) {
-      if (!stacks_access(u, t0, e->addr, size, k == SG_MEM_STORE))
+      if (!stacks_access(u, t0, u->block.mask, e->addr, size, k == SG_MEM_STORE))
         from = e->index; /* it read uninitialized bytes */
       continue;
     }
-    for (unsigned l = 0; l < u->warp_size; l++) {
+    for (uint64_t m = u->block.mask; m; m &= m - 1) {
+      unsigned l = (unsigned)__builtin_ctzll(m);
       if (k == SG_MEM_STORE) {
         store_mask(u, t0 + l, e->addr[l], size, 0);
       } else if (load_mask(u, t0 + l, e->addr[l], size)) {
@@ -406,11 +422,11 @@ static void block_leave(struct sg_hook *h, uint32_t ran, const struct sg_block_l
   struct block_info done = *b;
   if (from < b->len)
     block_regs(b->uops, from, &done);
-  clean_rows(u, w, done.wx, done.wf);
+  clean_rows(u, w, done.wx, done.wf, u->block.mask);
   /* from the load that read uninitialized bytes on: instruction by instruction */
-  uint64_t full = u->warp_size >= 64 ? ~0ull : (1ull << u->warp_size) - 1;
   for (uint32_t j = from, next = i - 1; j < ran; j++) {
-    struct step s = {.warp = w, .pc = u->block.pc + 4ull * j, .op = &b->uops[j], .mask = full};
+    struct step s = {
+        .warp = w, .pc = u->block.pc + 4ull * j, .op = &b->uops[j], .mask = u->block.mask};
     s.mem = sg_op_access((enum sg_op)s.op->op, &s.size);
     if (s.mem != SG_MEM_NONE)
       s.addr = log->mem[next++].addr;
@@ -426,7 +442,7 @@ static void on_event(struct sg_hook *h, const struct sg_event *e) {
   if (e->kind != SG_EV_CTA_START || !u->l)
     return;
   for (uint32_t w = 0; w < u->max_warps; w++) /* (only rows that may not be clean) */
-    clean_rows(u, w, ~0ull, ~0ull);
+    clean_rows(u, w, ~0ull, ~0ull, ~0ull);
   uint32_t size = u->l->stack_size;
   for (uint32_t t = 0; u->priv_written && t < u->max_threads; t++)
     if (u->low[t] < size) {

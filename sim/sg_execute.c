@@ -351,27 +351,22 @@ static bool csr_exec(struct sg_core *c, struct sg_warp *w, const struct sg_uop *
 
 /* ---- What translated blocks call (sg_jit.c) ----------------------------- */
 
-/* xlate_span for a full warp whose lowest and highest addresses the block
- * computed: the same region and permission checks, and for the private
- * stacks the same check of each lane's own slot. */
+/* xlate_span for the lanes of mask, whose lowest and highest addresses the
+ * block computed: the same region and permission checks, and for the
+ * private stacks the same check of each lane's own slot. */
 uint8_t *sg_exec_span(struct sg_core *c, struct sg_warp *w, uint32_t rs1, int64_t imm,
-                      uint32_t size, uint32_t perm, uint64_t lo, uint64_t hi, uint32_t slot) {
+                      uint32_t size, uint32_t perm, uint64_t lo, uint64_t hi, uint32_t slot,
+                      uint64_t mask) {
   if (hi - lo > UINT32_MAX)
     return NULL;
   uint8_t *h = xlate(w->cta, lo, hi - lo + size, perm);
   if (h)
     w->cta->hit[slot % SG_JIT_SLOTS] = w->cta->last;
   if (h && __builtin_expect(w->cta->last->perm & SG_PERM_PRIVATE, 0))
-    for (unsigned l = 0; l < c->cfg.warp_size; l++)
-      if (!own_slot(c, w, l, w->x[rs1][l] + imm, size))
+    for (uint64_t m = mask; m; m &= m - 1)
+      if (!own_slot(c, w, (unsigned)__builtin_ctzll(m), w->x[rs1][__builtin_ctzll(m)] + imm, size))
         return NULL;
   return h;
-}
-
-void sg_exec_csr_read(struct sg_core *c, struct sg_warp *w, const struct sg_uop *u) {
-  unsigned ws = c->cfg.warp_size;
-  /* a read of a SIMT CSR: no fault, no use of the time */
-  csr_exec(c, w, u, ws == 64 ? ~0ull : (1ull << ws) - 1, 0, 0);
 }
 
 uint64_t sg_exec_csr_value(struct sg_core *c, struct sg_warp *w, uint32_t csr) {
@@ -380,10 +375,10 @@ uint64_t sg_exec_csr_value(struct sg_core *c, struct sg_warp *w, uint32_t csr) {
 
 const struct sg_block_limit *sg_exec_note(struct sg_core *c, uint64_t pc, const struct sg_uop *u,
                                           uint32_t index, uint64_t lo, uint64_t hi,
-                                          uint64_t first) {
+                                          uint32_t lane, uint64_t first) {
   struct sg_hook *h = c->block_hook;
   const struct sg_block_access a = {
-      .pc = pc, .uop = u, .index = index, .lo = lo, .hi = hi, .first = first};
+      .pc = pc, .uop = u, .index = index, .lo = lo, .hi = hi, .lane = lane, .first = first};
   return h->block->note(h, &a);
 }
 
@@ -629,14 +624,14 @@ const struct sg_block_limit sg_block_unlimited[SG_BLOCK_MAX] = {
  * that one hears the block's notes. */
 static const struct sg_block_limit *block_enter(struct sg_core *c, struct sg_warp *w, uint64_t pc,
                                                 const struct sg_uop *uops, uint32_t len,
-                                                uint64_t time) {
+                                                uint64_t time, uint64_t mask) {
   const struct sg_block_limit *lim = sg_block_unlimited;
   c->block_hook = NULL;
   if (c->block_log)
     c->block_log->n = 0;
   for (uint32_t i = 0; i < c->nhooks; i++) {
     struct sg_hook *h = c->hooks[i];
-    const struct sg_block_limit *l = h->block->enter(h, w->id, pc, uops, len, time);
+    const struct sg_block_limit *l = h->block->enter(h, w->id, pc, uops, len, time, mask);
     if (l && l != sg_block_unlimited && lim != sg_block_unlimited)
       l = NULL; /* a second consumer that limits it */
     if (!l) { /* every enter has its leave */
@@ -653,12 +648,13 @@ static const struct sg_block_limit *block_enter(struct sg_core *c, struct sg_war
 }
 
 /* The block ran its first `ran` instructions: the consumers hear it, with
- * the spaces its accesses went to in the log. */
+ * the spaces its accesses went to in the log (the region of their lowest
+ * address, an active lane's). */
 static void block_leave(struct sg_core *c, const struct sg_warp *w, uint32_t ran) {
   struct sg_block_log *log = c->block_log;
   if (log)
     for (uint32_t i = 0; i < log->n; i++)
-      log->mem[i].space = space_of(w, log->mem[i].addr[0]);
+      log->mem[i].space = space_of(w, log->mem[i].lo);
   for (uint32_t i = 0; i < c->nhooks; i++) {
     struct sg_hook *h = c->hooks[i];
     h->block->leave(h, ran, h->block->accesses ? log : NULL);
@@ -803,13 +799,13 @@ reload:
       FAULT();
     }
     idx >>= 2;
-    if (jit && mask == full && !skip_jit) {
+    if (jit && !skip_jit) {
       const struct sg_jit_entry *e = &jit[idx];
       const struct sg_block_limit *lim = NULL;
       if (e->fn && e->len <= budget - n && !(e->dyn_rm && w->frm_any) &&
           (!observed ||
-           (lim = block_enter(c, w, pc, &code->uops[idx], e->len, cs->insns + n)))) {
-        uint32_t k = e->fn(c, w, lim), taken = k & SG_JIT_TAKEN;
+           (lim = block_enter(c, w, pc, &code->uops[idx], e->len, cs->insns + n, mask)))) {
+        uint32_t k = e->fn(c, w, lim, mask), taken = k & SG_JIT_TAKEN;
         k &= ~SG_JIT_TAKEN;
         n += k;
         pc += taken ? 4ull * (k - 1) + (uint64_t)code->uops[idx + k - 1].imm : 4ull * k;

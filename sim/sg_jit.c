@@ -4,12 +4,13 @@
  * that hold only instructions without control flow or side effects beyond
  * registers and checked memory become host functions through LLVM's ORC JIT,
  * one module per program, with the warp's lanes as LLVM vectors. The
- * interpreter (sg_execute.c) stays the reference: a block runs only when
- * every lane of the warp is active and nothing observes the core, memory
- * goes through the interpreter's own span check (a block leaves to the
- * interpreter before any access that check does not clear), and whatever a
- * block cannot express stays interpreted. A translation that fails leaves
- * the whole program interpreted. */
+ * interpreter (sg_execute.c) stays the reference: a block runs on the warp's
+ * active lanes (the mask a parameter: the others' registers and memory
+ * untouched) when nothing observes the core or every consumer follows blocks
+ * (sg_block_ops), memory goes through the interpreter's own span check (a
+ * block leaves to the interpreter before any access that check does not
+ * clear), and whatever a block cannot express stays interpreted. A
+ * translation that fails leaves the whole program interpreted. */
 #include "sg_fp.h"
 #include "sg_sim_impl.h"
 
@@ -158,11 +159,14 @@ struct gen {
   LLVMModuleRef mod;
   LLVMBuilderRef b;
   LLVMValueRef fn, core, warp;
+  /* the warp's active lanes: as bits (i64), as <ws x i1>, the lowest and
+   * highest (i32), and whether it is every lane (i1) */
+  LLVMValueRef mask, lanes, first_lane, last_lane, full;
   LLVMValueRef lim; /* alloca: the consumer's limits (sg_block_limit *), NULL without one */
   LLVMValueRef log; /* where its accesses go (sg_block_log *), NULL when no consumer asks */
   uint32_t nmem;    /* memory instructions of the block so far */
   LLVMTypeRef i8, i16, i32, i64, i128, f32, f64, ptr, vi64, vi32, vf32, vf64;
-  LLVMTypeRef span_ty, csr_ty, value_ty, note_ty;
+  LLVMTypeRef span_ty, value_ty, note_ty;
   LLVMValueRef iota;           /* <0, 1, .. ws - 1> as i64 */
   uint32_t slots;              /* memory instructions so far: their hit[] slots */
   LLVMValueRef iota_bytes[9];  /* <0, n, 2n, ..> for n = 1, 2, 4, 8 */
@@ -236,8 +240,14 @@ static void set(struct gen *g, bool fp, unsigned r, LLVMValueRef v) {
     g->raw[r & 31] = NULL;
   g->dirty[fp] |= 1ull << r;
 }
+/* Rows take the values of the active lanes only: the others keep theirs
+ * (what the block computed for them is never stored). */
 static void store_row(struct gen *g, bool fp, unsigned r) {
-  LLVMSetAlignment(LLVMBuildStore(g->b, g->val[fp][r], row_ptr(g, fp, r)), 8);
+  LLVMTypeRef tys[2] = {g->vi64, g->ptr};
+  unsigned id = LLVMLookupIntrinsicID("llvm.masked.store", 17);
+  LLVMValueRef f = LLVMGetIntrinsicDeclaration(g->mod, id, tys, 2);
+  LLVMValueRef args[] = {g->val[fp][r], row_ptr(g, fp, r), c32(g, 8), g->lanes};
+  LLVMBuildCall2(g->b, LLVMIntrinsicGetType(g->ctx, id, tys, 2), f, args, 4, "");
 }
 /* Stores the registers live at word w (the end of the code: all). */
 static void flush(struct gen *g, size_t w) {
@@ -569,9 +579,9 @@ static LLVMValueRef gen_span(struct gen *g, const struct sg_uop *u, unsigned siz
   if (g->dirty[0] >> u->rs1 & 1) /* the span check reads the base's row (own stack slots) */
     store_row(g, false, u->rs1);
   LLVMValueRef args[] = {g->core, g->warp, c32(g, u->rs1), c64(g, (uint64_t)u->imm), c32(g, size),
-                         c32(g, perm), lo, hi, c32(g, slot)};
+                         c32(g, perm), lo, hi, c32(g, slot), g->mask};
   LLVMValueRef span_fn = LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)sg_exec_span), g->ptr);
-  LLVMValueRef h2 = LLVMBuildCall2(b, g->span_ty, span_fn, args, 9, "");
+  LLVMValueRef h2 = LLVMBuildCall2(b, g->span_ty, span_fn, args, 10, "");
   LLVMBuildCondBr(b, LLVMBuildIsNull(b, h2, ""), out, checked);
   LLVMPositionBuilderAtEnd(b, checked);
   LLVMBuildBr(b, join);
@@ -584,10 +594,11 @@ static LLVMValueRef gen_span(struct gen *g, const struct sg_uop *u, unsigned siz
 }
 
 /* The consumer's limit for memory instruction `done` of the block (with a
- * consumer attached, sg_block_ops): the lanes' addresses (lo .. hi, addr)
- * must lie in the limit's range with none of its align bits set, else the
- * block returns to `out`; a limit that asks for a note calls the consumer
- * (sg_exec_note), whose answer gives the limits from there on (NULL: out). */
+ * consumer attached, sg_block_ops): the active lanes' addresses (lo .. hi,
+ * their or `bits`, the lowest lane's `first`) must lie in the limit's range
+ * with none of its align bits set, else the block returns to `out`; a limit
+ * that asks for a note calls the consumer (sg_exec_note), whose answer gives
+ * the limits from there on (NULL: out). */
 static void gen_limit(struct gen *g, const struct sg_uop *u, uint64_t pc, uint32_t done,
                       LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef bits, LLVMValueRef first,
                       LLVMBasicBlockRef out) {
@@ -624,9 +635,9 @@ static void gen_limit(struct gen *g, const struct sg_uop *u, uint64_t pc, uint32
   LLVMBuildCondBr(b, wants, call, go);
   LLVMPositionBuilderAtEnd(b, call);
   LLVMValueRef args[] = {g->core, c64(g, pc), LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)u), g->ptr),
-                         c32(g, done), lo, hi, first};
+                         c32(g, done), lo, hi, g->first_lane, first};
   LLVMValueRef fn = LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)sg_exec_note), g->ptr);
-  LLVMValueRef next = LLVMBuildCall2(b, g->note_ty, fn, args, 7, "");
+  LLVMValueRef next = LLVMBuildCall2(b, g->note_ty, fn, args, 8, "");
   LLVMBuildStore(b, next, g->lim);
   LLVMBuildCondBr(b, LLVMBuildIsNull(b, next, ""), out, go);
   LLVMPositionBuilderAtEnd(b, go);
@@ -746,6 +757,36 @@ static void gen_log(struct gen *g, uint32_t done, LLVMValueRef lo, LLVMValueRef 
   LLVMPositionBuilderAtEnd(b, go);
 }
 
+/* The lowest, highest and or of the active lanes' addresses: over every
+ * lane when every lane is active (where LLVM works them out from how the
+ * addresses were computed, base + lane * size), else over the active ones. */
+static void active_span(struct gen *g, LLVMValueRef addr, LLVMValueRef *lo, LLVMValueRef *hi,
+                        LLVMValueRef *bits) {
+  LLVMBuilderRef b = g->b;
+  LLVMBasicBlockRef from = LLVMGetInsertBlock(b);
+  LLVMBasicBlockRef part = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMValueRef all[3] = {intrinsic(g, "llvm.vector.reduce.umin", g->vi64, &addr, 1),
+                         intrinsic(g, "llvm.vector.reduce.umax", g->vi64, &addr, 1),
+                         intrinsic(g, "llvm.vector.reduce.or", g->vi64, &addr, 1)};
+  LLVMBuildCondBr(b, g->full, join, part);
+  LLVMPositionBuilderAtEnd(b, part);
+  LLVMValueRef high = LLVMBuildSelect(b, g->lanes, addr, s64(g, ~0ull), "");
+  LLVMValueRef low = LLVMBuildSelect(b, g->lanes, addr, s64(g, 0), "");
+  LLVMValueRef some[3] = {intrinsic(g, "llvm.vector.reduce.umin", g->vi64, &high, 1),
+                          intrinsic(g, "llvm.vector.reduce.umax", g->vi64, &low, 1),
+                          intrinsic(g, "llvm.vector.reduce.or", g->vi64, &low, 1)};
+  LLVMBuildBr(b, join);
+  LLVMPositionBuilderAtEnd(b, join);
+  LLVMValueRef *out[3] = {lo, hi, bits};
+  for (int i = 0; i < 3; i++) {
+    *out[i] = LLVMBuildPhi(b, g->i64, "");
+    LLVMValueRef v[2] = {all[i], some[i]};
+    LLVMBasicBlockRef bb[2] = {from, part};
+    LLVMAddIncoming(*out[i], v, bb, 2);
+  }
+}
+
 /* A load or store: the interpreter's span check for the warp (one region,
  * the right permissions, each lane in its own stack slot) gives the host
  * address of the lowest lane; when it does not clear the access (or a
@@ -778,10 +819,10 @@ static void gen_mem(struct gen *g, const struct sg_uop *u, uint64_t pc, enum kin
     LLVMValueRef a = LLVMBuildAdd(b, base, c64(g, (uint64_t)u->imm), "");
     LLVMValueRef h = gen_span(g, u, size, perm, a, a, out);
     gen_limit(g, u, pc, done, a, a, a, a, out);
-    if (k == K_STORE) { /* the last lane's value lands, as lane by lane */
+    if (k == K_STORE) { /* the last active lane's value lands, as lane by lane */
       LLVMValueRef v = uni(g, fp, vr);
       if (!v)
-        v = LLVMBuildExtractElement(b, get(g, fp, vr), c32(g, g->ws - 1), "");
+        v = LLVMBuildExtractElement(b, get(g, fp, vr), g->last_lane, "");
       LLVMSetAlignment(LLVMBuildStore(b, size < 8 ? LLVMBuildTrunc(b, v, t, "") : v, h), 1);
     } else {
       LLVMValueRef v = LLVMBuildLoad2(b, t, h, "");
@@ -796,14 +837,16 @@ static void gen_mem(struct gen *g, const struct sg_uop *u, uint64_t pc, enum kin
     return;
   }
   LLVMValueRef addr = LLVMBuildAdd(b, X(u->rs1), s64(g, (uint64_t)u->imm), "");
-  LLVMValueRef lo = intrinsic(g, "llvm.vector.reduce.umin", g->vi64, &addr, 1);
-  LLVMValueRef hi = intrinsic(g, "llvm.vector.reduce.umax", g->vi64, &addr, 1);
+  LLVMValueRef lo, hi, bits;
+  active_span(g, addr, &lo, &hi, &bits);
   LLVMValueRef h = gen_span(g, u, size, perm, lo, hi, out);
-  gen_limit(g, u, pc, done, lo, hi, intrinsic(g, "llvm.vector.reduce.or", g->vi64, &addr, 1),
-            LLVMBuildExtractElement(b, addr, c32(g, 0), ""), out);
+  gen_limit(g, u, pc, done, lo, hi, bits, LLVMBuildExtractElement(b, addr, g->first_lane, ""),
+            out);
   /* The lanes' addresses: one (a uniform pointer, a kernel argument),
    * consecutive elements (the usual a[get_global_id(0)]), two runs of
-   * them, elements two or four apart, or anything. */
+   * them, elements two or four apart, or anything. Only one address
+   * (among the active lanes) or anything when some lanes are not active:
+   * the others may hold any address, which must not be touched. */
   LLVMTypeRef vt = LLVMVectorType(t, g->ws);
   LLVMValueRef off = LLVMBuildSub(b, addr, vsplat(g, g->vi64, lo), "");
   LLVMValueRef uniform = LLVMBuildICmp(b, LLVMIntEQ, lo, hi, "");
@@ -823,7 +866,7 @@ static void gen_mem(struct gen *g, const struct sg_uop *u, uint64_t pc, enum kin
     val = LLVMBuildTrunc(b, val, vt, "");
   LLVMBuildCondBr(b, uniform, one, notone);
   LLVMPositionBuilderAtEnd(b, notone);
-  LLVMBuildCondBr(b, contiguous, row, nothalves);
+  LLVMBuildCondBr(b, LLVMBuildAnd(b, contiguous, g->full, ""), row, nothalves);
   /* Each half of the warp on consecutive elements: a 2-D work-group 16
    * wide (warps of 32 take two rows of it). */
   unsigned half = g->ws / 2;
@@ -835,7 +878,8 @@ static void gen_mem(struct gen *g, const struct sg_uop *u, uint64_t pc, enum kin
                                      LLVMVectorType(LLVMInt1TypeInContext(g->ctx), g->ws),
                                      &hsteps, 1);
   LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
-  LLVMBuildCondBr(b, half >= 2 && g->ws % 2 == 0 ? by_halves : LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 0, false),
+  LLVMBuildCondBr(b, half >= 2 && g->ws % 2 == 0 ? LLVMBuildAnd(b, by_halves, g->full, "")
+                                                 : LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 0, false),
                   halves, next);
   /* Lanes two or four elements apart: a field of a vector or struct per
    * work-item (the x of a float4). */
@@ -849,7 +893,7 @@ static void gen_mem(struct gen *g, const struct sg_uop *u, uint64_t pc, enum kin
                                   LLVMVectorType(LLVMInt1TypeInContext(g->ctx), g->ws), &ksteps, 1);
     from[4 + i] = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
     next = i ? any : LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
-    LLVMBuildCondBr(b, by_k, from[4 + i], next);
+    LLVMBuildCondBr(b, LLVMBuildAnd(b, by_k, g->full, ""), from[4 + i], next);
     LLVMPositionBuilderAtEnd(b, from[4 + i]);
     vals[4 + i] = strided(g, t, k, h, val);
     LLVMBuildBr(b, done_bb);
@@ -858,7 +902,7 @@ static void gen_mem(struct gen *g, const struct sg_uop *u, uint64_t pc, enum kin
    * lane by lane) */
   LLVMPositionBuilderAtEnd(b, one);
   if (k == K_STORE) {
-    LLVMValueRef v = LLVMBuildExtractElement(b, val, c32(g, g->ws - 1), "");
+    LLVMValueRef v = LLVMBuildExtractElement(b, val, g->last_lane, "");
     LLVMSetAlignment(LLVMBuildStore(b, v, h), 1);
   } else {
     LLVMValueRef v = LLVMBuildLoad2(b, t, h, "");
@@ -881,7 +925,7 @@ static void gen_mem(struct gen *g, const struct sg_uop *u, uint64_t pc, enum kin
   LLVMPositionBuilderAtEnd(b, any);
   LLVMValueRef off32 = LLVMBuildTrunc(b, off, g->vi32, "");
   LLVMValueRef ptrs = LLVMBuildGEP2(b, g->i8, h, &off32, 1, "");
-  LLVMValueRef all = LLVMConstAllOnes(LLVMVectorType(LLVMInt1TypeInContext(g->ctx), g->ws));
+  LLVMValueRef all = g->lanes;
   LLVMTypeRef tys[2] = {vt, LLVMVectorType(g->ptr, g->ws)};
   if (k == K_STORE) {
     unsigned id = LLVMLookupIntrinsicID("llvm.masked.scatter", 19);
@@ -1017,8 +1061,10 @@ static void gen_branch(struct gen *g, const struct sg_uop *u, uint32_t i) {
                                                 : LLVMIntUGE;
   LLVMValueRef cond = LLVMBuildICmp(b, pred, X(u->rs1), X(u->rs2), "");
   LLVMTypeRef vb = LLVMVectorType(LLVMInt1TypeInContext(g->ctx), g->ws);
-  LLVMValueRef all = intrinsic(g, "llvm.vector.reduce.and", vb, &cond, 1);
-  LLVMValueRef any = intrinsic(g, "llvm.vector.reduce.or", vb, &cond, 1);
+  LLVMValueRef taken = LLVMBuildAnd(b, cond, g->lanes, ""); /* of the active lanes */
+  LLVMValueRef not_taken = LLVMBuildAnd(b, LLVMBuildNot(b, cond, ""), g->lanes, "");
+  LLVMValueRef any = intrinsic(g, "llvm.vector.reduce.or", vb, &taken, 1);
+  LLVMValueRef all = LLVMBuildNot(b, intrinsic(g, "llvm.vector.reduce.or", vb, &not_taken, 1), "");
   LLVMValueRef ran = LLVMBuildSelect(b, LLVMBuildXor(b, all, any, ""), c32(g, i), c32(g, i + 1), "");
   /* the registers live at the branch: those of both ways on */
   flush(g, g->first + i);
@@ -1026,9 +1072,9 @@ static void gen_branch(struct gen *g, const struct sg_uop *u, uint32_t i) {
                               ""));
 }
 
-/* One function per block: i32 blk(ptr core, ptr warp, ptr limits),
- * returning how many of its instructions ran (with SG_JIT_TAKEN when it
- * ended with a branch or jump taken). */
+/* One function per block: i32 blk(ptr core, ptr warp, ptr limits, i64
+ * mask), returning how many of its instructions ran (with SG_JIT_TAKEN
+ * when it ended with a branch or jump taken) on the lanes of mask. */
 /* The registers u reads, as bits of the x and the f bank. */
 static void reads(const struct sg_uop *u, uint64_t *x, uint64_t *f) {
   uint64_t r1 = 1ull << u->rs1, r2 = 1ull << u->rs2, r3 = 1ull << u->rs3;
@@ -1048,13 +1094,25 @@ static void reads(const struct sg_uop *u, uint64_t *x, uint64_t *f) {
  * runs. */
 static void gen_block(struct gen *g, const struct sg_code *code, size_t first, uint32_t len,
                       const char *name, bool entry_block) {
-  LLVMTypeRef params[] = {g->ptr, g->ptr, g->ptr};
-  LLVMTypeRef ft = LLVMFunctionType(g->i32, params, 3, false);
+  LLVMTypeRef params[] = {g->ptr, g->ptr, g->ptr, g->i64};
+  LLVMTypeRef ft = LLVMFunctionType(g->i32, params, 4, false);
   g->fn = LLVMAddFunction(g->mod, name, ft);
   g->core = LLVMGetParam(g->fn, 0);
   g->warp = LLVMGetParam(g->fn, 1);
   LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
   LLVMPositionBuilderAtEnd(g->b, entry);
+  g->mask = LLVMGetParam(g->fn, 3);
+  g->lanes = LLVMBuildBitCast(
+      g->b, LLVMBuildTruncOrBitCast(g->b, g->mask, LLVMIntTypeInContext(g->ctx, g->ws), ""),
+      LLVMVectorType(LLVMInt1TypeInContext(g->ctx), g->ws), "");
+  g->full = LLVMBuildICmp(g->b, LLVMIntEQ, g->mask,
+                          c64(g, g->ws == 64 ? ~0ull : (1ull << g->ws) - 1), "");
+  LLVMValueRef no_zero = LLVMConstInt(LLVMInt1TypeInContext(g->ctx), 1, false);
+  LLVMValueRef cttz_args[] = {g->mask, no_zero};
+  g->first_lane = LLVMBuildTrunc(g->b, intrinsic(g, "llvm.cttz", g->i64, cttz_args, 2), g->i32, "");
+  g->last_lane = LLVMBuildSub(
+      g->b, c32(g, 63),
+      LLVMBuildTrunc(g->b, intrinsic(g, "llvm.ctlz", g->i64, cttz_args, 2), g->i32, ""), "");
   g->lim = LLVMBuildAlloca(g->b, g->ptr, "");
   LLVMBuildStore(g->b, LLVMGetParam(g->fn, 2), g->lim);
   /* the core's log, for consumers (lim given) that ask for accesses */
@@ -1069,7 +1127,7 @@ static void gen_block(struct gen *g, const struct sg_code *code, size_t first, u
   g->code = code;
   g->first = first;
   if (entry_block) /* warps start with a0 = the parameter block in every lane */
-    g->uni[0][10] = LLVMBuildLoad2(g->b, g->i64, row_ptr(g, false, 10), "");
+    g->uni[0][10] = LLVMBuildExtractElement(g->b, get(g, false, 10), g->first_lane, "");
   for (uint32_t i = 0; i < len; i++) {
     const struct sg_uop *u = &code->uops[first + i];
     enum kind k = kind_of(code, u);
@@ -1245,10 +1303,10 @@ static bool translate(const struct sg_code *code, struct sg_jit *j, size_t e, ch
   g.ptr = LLVMPointerTypeInContext(g.ctx, 0);
   g.vi64 = LLVMVectorType(g.i64, g.ws), g.vi32 = LLVMVectorType(g.i32, g.ws);
   g.vf32 = LLVMVectorType(g.f32, g.ws), g.vf64 = LLVMVectorType(g.f64, g.ws);
-  LLVMTypeRef span_args[] = {g.ptr, g.ptr, g.i32, g.i64, g.i32, g.i32, g.i64, g.i64, g.i32};
-  g.span_ty = LLVMFunctionType(g.ptr, span_args, 9, false);
-  LLVMTypeRef note_args[] = {g.ptr, g.i64, g.ptr, g.i32, g.i64, g.i64, g.i64};
-  g.note_ty = LLVMFunctionType(g.ptr, note_args, 7, false);
+  LLVMTypeRef span_args[] = {g.ptr, g.ptr, g.i32, g.i64, g.i32, g.i32, g.i64, g.i64, g.i32, g.i64};
+  g.span_ty = LLVMFunctionType(g.ptr, span_args, 10, false);
+  LLVMTypeRef note_args[] = {g.ptr, g.i64, g.ptr, g.i32, g.i64, g.i64, g.i32, g.i64};
+  g.note_ty = LLVMFunctionType(g.ptr, note_args, 8, false);
   LLVMValueRef lane[SG_MAX_WARP_SIZE];
   unsigned half = g.ws / 2 ? g.ws / 2 : 1;
   for (unsigned n = 0; n <= 8; n++) {
@@ -1276,8 +1334,6 @@ static bool translate(const struct sg_code *code, struct sg_jit *j, size_t e, ch
   g.both_halves = LLVMConstVector(lane, g.ws);
   LLVMTypeRef value_args[] = {g.ptr, g.ptr, g.i32};
   g.value_ty = LLVMFunctionType(g.i64, value_args, 3, false);
-  LLVMTypeRef csr_args[] = {g.ptr, g.ptr, g.ptr};
-  g.csr_ty = LLVMFunctionType(LLVMVoidTypeInContext(g.ctx), csr_args, 3, false);
   LLVMSetDataLayout(g.mod, j->layout);
   LLVMSetTarget(g.mod, j->triple);
   uint32_t blocks = 0;
@@ -1286,7 +1342,7 @@ static bool translate(const struct sg_code *code, struct sg_jit *j, size_t e, ch
     while (i + len < code->n && len < SG_BLOCK_MAX && kind_of(code, &code->uops[i + len]) != K_NONE &&
            (len == 0 || !lead[i + len]))
       len++;
-    if (len >= 2 && lead[i] && reach[i] && !j->entry[i].len) {
+    if (len >= 1 && lead[i] && reach[i] && !j->entry[i].len) {
       char name[32];
       snprintf(name, sizeof name, "b%zu", i);
       gen_block(&g, code, i, len, name, i == e && !targeted(code, e));
@@ -1349,7 +1405,7 @@ static bool translate(const struct sg_code *code, struct sg_jit *j, size_t e, ch
       ok = false;
     } else {
       j->entry[i].fn = (uint32_t(*)(struct sg_core *, struct sg_warp *,
-                                    const struct sg_block_limit *))(uintptr_t)addr;
+                                    const struct sg_block_limit *, uint64_t))(uintptr_t)addr;
     }
   }
 done:

@@ -356,8 +356,8 @@ const char *sg_sched_policy_name(uint32_t policy);
 const char *sg_reconv_policy_name(enum sg_reconv_policy policy);
 
 /* Functional-mode engines (config key `engine`, docs/engine.md): the
- * interpreter, and translated blocks (LLVM ORC JIT) for full warps with the
- * interpreter for the rest. Same results, same findings. */
+ * interpreter, and translated blocks (LLVM ORC JIT) with the interpreter
+ * for the rest. Same results, same findings. */
 #define SG_ENGINES(X) X(INTERP, interp) X(JIT, jit)
 enum sg_engine {
 #define X(e, n) SG_ENGINE_##e,
@@ -461,19 +461,20 @@ struct sg_event {
 /* ---- Following translated blocks (docs/engine.md) ------------------------ */
 
 /* A consumer whose view of an instruction does not depend on its lanes'
- * values when every lane is active (only on its operands' registers and on
- * where its memory accesses fall) can follow the translated fast path a
+ * values (only on its operands' registers, its active lanes and where its
+ * memory accesses fall) can follow the translated fast path a
  * block at a time instead of a record per instruction: it offers
  * sg_block_ops, and the core then runs translated blocks with it attached.
  *
- * A block is straight-line code run by a full warp (docs/engine.md, "What a
- * block is"). Before each of its memory instructions the block has the
- * lowest and highest address of the warp's lanes; the consumer's limit for
- * the instruction says whether that is enough for it. */
+ * A block is straight-line code run by a warp's active lanes (docs/
+ * engine.md, "What a block is"). Before each of its memory instructions
+ * the block has the lowest and highest address of those lanes; the
+ * consumer's limit for the instruction says whether that is enough for it. */
 struct sg_block_limit {
-  /* The instruction runs in the block only when every lane's address lies
-   * in [lo, lo + span] and none has a bit of align set; otherwise the block
-   * stops before it and the observed interpreter runs it, with its record. */
+  /* The instruction runs in the block only when every active lane's
+   * address lies in [lo, lo + span] and none has a bit of align set;
+   * otherwise the block stops before it and the observed interpreter runs
+   * it, with its record. */
   uint64_t lo, span, align;
   /* Non-zero: call note first, unless every lane's address is quiet (an
    * address the consumer has seen; 0, in the unmapped null page, is none). */
@@ -486,7 +487,9 @@ struct sg_block_access {
   uint64_t pc;
   const struct sg_uop *uop;
   uint32_t index;          /* in the block */
-  uint64_t lo, hi, first;  /* the lowest and highest address of the lanes, lane 0's */
+  uint64_t lo, hi;         /* the lowest and highest address of the active lanes */
+  uint32_t lane;           /* the lowest active lane, and its address: */
+  uint64_t first;
 };
 /* Blocks hold at most this many instructions (docs/engine.md). */
 #define SG_BLOCK_MAX 512
@@ -495,11 +498,12 @@ struct sg_block_access {
 extern const struct sg_block_limit sg_block_unlimited[SG_BLOCK_MAX];
 /* What a block's memory instructions did, for consumers that follow blocks
  * and ask for it (sg_block_ops.accesses): the accesses that ran, in order,
- * every lane active. */
+ * by the lanes the block ran (sg_block_ops.enter's mask; the others' slots
+ * hold anything). */
 struct sg_block_mem {
   uint32_t index;         /* the instruction's index in the block */
-  enum sg_space space;    /* region of lane 0's address */
-  uint64_t lo, hi;        /* the lowest and highest of the lanes' addresses */
+  enum sg_space space;    /* region of its lowest address */
+  uint64_t lo, hi;        /* the lowest and highest of the active lanes' addresses */
   uint64_t addr[SG_MAX_WARP_SIZE];
   uint64_t data[SG_MAX_WARP_SIZE]; /* the register stored, or loaded: its low bytes */
 };
@@ -508,8 +512,8 @@ struct sg_block_log {
   struct sg_block_mem mem[SG_BLOCK_MAX];
 };
 struct sg_block_ops {
-  /* Block uops[0 .. len) at pc is about to run on warp `warp` of the
-   * resident CTA, every lane active, its first instruction at `time`
+  /* Block uops[0 .. len) at pc is about to run on the lanes of mask of
+   * warp `warp` of the resident CTA, its first instruction at `time`
    * (sg_insn_record.time; the others follow one by one). Returns the
    * limits of its memory instructions, indexed by their index in the block
    * (NULL: the block does not run; the interpreter takes its first
@@ -517,7 +521,8 @@ struct sg_block_ops {
    * (return other limits than sg_block_unlimited); when two do, the
    * interpreter runs it with its records. Every enter has its leave. */
   const struct sg_block_limit *(*enter)(struct sg_hook *self, uint32_t warp, uint64_t pc,
-                                        const struct sg_uop *uops, uint32_t len, uint64_t time);
+                                        const struct sg_uop *uops, uint32_t len, uint64_t time,
+                                        uint64_t mask);
   /* The block is at memory instruction a->index, within its limit, whose
    * limit asked for a note: returns the limits from there on (NULL: stop
    * the block before the instruction). */

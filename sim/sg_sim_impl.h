@@ -49,7 +49,8 @@ struct sg_warp;
  * every lane's frm is round-to-nearest. */
 #define SG_JIT_TAKEN 0x80000000u /* a block's count: it ended with a branch taken */
 struct sg_jit_entry {
-  uint32_t (*fn)(struct sg_core *c, struct sg_warp *w, const struct sg_block_limit *lim);
+  uint32_t (*fn)(struct sg_core *c, struct sg_warp *w, const struct sg_block_limit *lim,
+                 uint64_t mask);
   uint32_t len;
   bool dyn_rm;
 };
@@ -65,20 +66,20 @@ void sg_jit_destroy(struct sg_jit *j);
 const struct sg_jit_entry *sg_jit_entries(struct sg_core *c, const struct sg_code *code,
                                           uint64_t entry_pc);
 void sg_jit_ran(const struct sg_code *code, uint64_t entry_pc, uint64_t insns, bool first_cta);
-/* What translated blocks call (sg_execute.c): the warp's span check of a
- * full-warp access at x[rs1] + imm whose lanes' addresses lie in [lo, hi]
- * (the host address of lo, or NULL: let the interpreter do it; the region
- * goes to the CTA's hit[slot]), a plain CSR read into rd, and the value of
- * a CSR that is the same for every lane. */
+/* What translated blocks call (sg_execute.c): the warp's span check of an
+ * access by the lanes of mask at x[rs1] + imm whose addresses lie in
+ * [lo, hi] (the host address of lo, or NULL: let the interpreter do it;
+ * the region goes to the CTA's hit[slot]), and the value of a CSR that is
+ * the same for every lane. */
 uint8_t *sg_exec_span(struct sg_core *c, struct sg_warp *w, uint32_t rs1, int64_t imm,
-                      uint32_t size, uint32_t perm, uint64_t lo, uint64_t hi, uint32_t slot);
-void sg_exec_csr_read(struct sg_core *c, struct sg_warp *w, const struct sg_uop *u);
+                      uint32_t size, uint32_t perm, uint64_t lo, uint64_t hi, uint32_t slot,
+                      uint64_t mask);
 uint64_t sg_exec_csr_value(struct sg_core *c, struct sg_warp *w, uint32_t csr);
 /* A block's note to the consumer following it (sg_block_ops.note) about
  * its memory instruction u at pc, the index-th of the block. */
 const struct sg_block_limit *sg_exec_note(struct sg_core *c, uint64_t pc, const struct sg_uop *u,
                                           uint32_t index, uint64_t lo, uint64_t hi,
-                                          uint64_t first);
+                                          uint32_t lane, uint64_t first);
 
 /* ---- Reconvergence policies (sg_reconv_ipdom.c, sg_reconv_multipath.c) -- */
 

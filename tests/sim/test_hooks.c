@@ -323,9 +323,9 @@ struct follower {
 };
 static const struct sg_block_limit *follow_enter(struct sg_hook *self, uint32_t warp, uint64_t pc,
                                                  const struct sg_uop *uops, uint32_t len,
-                                                 uint64_t time) {
+                                                 uint64_t time, uint64_t mask) {
   struct follower *f = (struct follower *)self;
-  (void)time;
+  (void)time, (void)mask;
   assert_int_equal(pc, CODE_BASE);
   assert_int_equal(len, 6);
   assert_int_equal(uops[3].op, SG_OP_SW);
@@ -452,14 +452,15 @@ static void test_block_consumer(void **state) {
 struct logger {
   struct sg_hook hook;
   unsigned enters, leaves, naccess, nrec;
-  uint64_t ran, rec_pc[4];
+  uint64_t ran, rec_pc[4], mask[8];
   struct sg_block_mem access[8];
 };
 static const struct sg_block_limit *log_enter(struct sg_hook *self, uint32_t warp, uint64_t pc,
                                               const struct sg_uop *uops, uint32_t len,
-                                              uint64_t time) {
+                                              uint64_t time, uint64_t mask) {
   (void)warp, (void)pc, (void)uops, (void)len, (void)time;
-  ((struct logger *)self)->enters++;
+  struct logger *g = (struct logger *)self;
+  g->mask[g->enters++ % 8] = mask;
   return sg_block_unlimited;
 }
 static void log_leave(struct sg_hook *self, uint32_t ran, const struct sg_block_log *log) {
@@ -522,6 +523,50 @@ static void test_block_log(void **state) {
   sg_core_destroy(core);
   sg_code_destroy(code);
   machine_free(m);
+}
+
+/* A warp whose lanes are not all active (the CTA's last, 2 of its 4
+ * lanes) runs its blocks translated too, on those lanes: they store what
+ * the interpreter would, the lanes that are not active store nothing, and
+ * a consumer hears of the block with the warp's mask and of the active
+ * lanes' accesses. The same without a consumer (the fast loop). */
+static void test_partial_warp_blocks(void **state) {
+  (void)state;
+  for (int follow = 0; follow < 2; follow++) {
+    struct machine *m = machine_new(6, 4);
+    memset(m->data, 0xee, 4 * 128); /* what no lane stores */
+    struct prog p;
+    struct sg_code *code = two_stores(m, &p);
+    static struct logger g;
+    g = (struct logger){.hook = {.insn = log_insn, .block = &log_ops}};
+    struct sg_hook *hooks[] = {&g.hook};
+    struct sg_core *core = jit_core(hooks, follow ? 1 : 0);
+    assert_int_equal(sg_core_run_cta(core, code, &m->cta, &m->map, &m->findings, &m->fault),
+                     SG_OK);
+    for (unsigned t = 0; t < 8; t++) {
+      assert_int_equal(data32(m, t), t < 6 ? t : 0xeeeeeeeeu);
+      assert_int_equal(data32(m, 64 + t), t < 6 ? t + 100 : 0xeeeeeeeeu);
+    }
+    if (follow) {
+      assert_int_equal(g.enters, 2);
+      assert_int_equal(g.mask[0], 0xf);
+      assert_int_equal(g.mask[1], 0x3);
+      assert_int_equal(g.ran, 2 * 6); /* both blocks ran through */
+      assert_int_equal(g.nrec, 2);     /* the exits */
+      assert_int_equal(g.naccess, 4);
+      const struct sg_block_mem *a = &g.access[3]; /* warp 1's second store */
+      assert_int_equal(a->index, 5);
+      assert_int_equal(a->lo, DATA_BASE + 256 + 4 * 4);
+      assert_int_equal(a->hi, DATA_BASE + 256 + 4 * 5);
+      for (unsigned l = 0; l < 2; l++) {
+        assert_int_equal(a->addr[l], DATA_BASE + 256 + 4 * (4 + l));
+        assert_int_equal(a->data[l] & 0xffffffffu, 4 + l + 100);
+      }
+    }
+    sg_core_destroy(core);
+    sg_code_destroy(code);
+    machine_free(m);
+  }
 }
 
 /* Straight-line code longer than one translated block holds runs in
@@ -672,7 +717,8 @@ int main(void) {
       cmocka_unit_test(test_dualpath_policies), cmocka_unit_test(test_switch_at_barrier),
       cmocka_unit_test(test_policy_names),     cmocka_unit_test(test_traces),
       cmocka_unit_test(test_consumer_findings), cmocka_unit_test(test_block_consumer),
-      cmocka_unit_test(test_block_log),        cmocka_unit_test(test_long_straight_line),
+      cmocka_unit_test(test_block_log),        cmocka_unit_test(test_partial_warp_blocks),
+      cmocka_unit_test(test_long_straight_line),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
