@@ -144,6 +144,7 @@ void sg_decode(uint32_t w, struct sg_uop *u) {
     op = SG_OP_ILLEGAL;
   enum sg_fmt fmt = insns[op].fmt;
   u->op = op;
+  u->unit = insns[op].unit;
   u->rd = w >> 7 & 31;
   u->rs1 = w >> 15 & 31;
   u->rs2 = w >> 20 & 31;

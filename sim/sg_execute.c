@@ -836,7 +836,7 @@ reload:
       r->pc = pc;
       r->uop = u;
       r->mask = mask;
-      r->unit = sg_op_unit(u->op);
+      r->unit = u->unit;
       r->mem = SG_MEM_NONE;
       r->taken = 0;
       r->reconv_pc = 0;

@@ -996,7 +996,7 @@ static int blocked(struct sg_tcore *tc, uint32_t wi, const struct sg_next_insn *
     w->stall = why, w->stall_until = until;
     return why;
   }
-  enum sg_unit u = sg_op_unit(n->uop->op);
+  enum sg_unit u = n->uop->unit;
   if (u == SG_UNIT_LSU) {
     if (tc->qn >= t->lsu_queue)
       return SG_STALL_MEMORY;
