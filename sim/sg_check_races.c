@@ -368,21 +368,22 @@ static bool value_known(const struct sg_races *k, const struct cell *c) {
   return (c->state & KNOWN) && (c->w.stamp >= k->cta_stamp || c->r[0].stamp >= k->cta_stamp);
 }
 
-/* Has no concurrent access touched granule c? Then no access to it can
- * conflict (w2 is older than w; r[1] is concurrent only if r[0] is). */
-static bool fresh(const struct sg_races *k, const struct cell *c, int global) {
-  return c->w.stamp < k->fence[global] && c->r[0].stamp < k->fence[global];
+/* Can no access to granule c of this kind conflict? True when no
+ * concurrent write touched it, nor, for a write, a concurrent read (w2 is
+ * older than w; r[1] is concurrent only if r[0] is). */
+static bool unraced(const struct sg_races *k, const struct cell *c, int kind, int global) {
+  return c->w.stamp < k->fence[global] && (kind == LOAD || c->r[0].stamp < k->fence[global]);
 }
 
-/* Access a (of kind, value: its bytes) to a fresh cell: the cell's last
- * write or only read. False for a store of a value the cell did not hold. */
-static bool enter_fresh(const struct sg_races *k, struct cell *c, int kind, struct acc a,
-                        uint32_t value) {
+/* Access a (of kind, value: its bytes) to a cell where it cannot conflict:
+ * one of its reads, or its last write. False for a store of a value the
+ * cell did not hold. */
+static bool enter_unraced(const struct sg_races *k, struct cell *c, int kind, int global,
+                          struct acc a, uint32_t value) {
   bool same = false;
   switch (kind) {
   case LOAD:
-    c->r[0] = a;
-    c->r[1].stamp = 0;
+    add_read(k, c, &a, global);
     break;
   case STORE:
     same = value_known(k, c) && c->value == value;
@@ -402,8 +403,8 @@ static bool enter_fresh(const struct sg_races *k, struct cell *c, int kind, stru
 static bool check_cell(struct sg_races *k, struct cell *c, struct access *x, uint32_t value) {
   int g = x->global;
   const struct acc *t = &x->acc;
-  if (fresh(k, c, g)) {
-    x->same &= enter_fresh(k, c, x->kind, x->acc, value);
+  if (unraced(k, c, x->kind, g)) {
+    x->same &= enter_unraced(k, c, x->kind, g, x->acc, value);
     return true;
   }
   bool known = value_known(k, c);
@@ -646,10 +647,10 @@ static void on_run(struct sg_races *k, struct access *x, struct acc acc, struct 
     struct cell *c = &run[l - f];
     uint32_t value = (uint32_t)r->data[l];
     bool same;
-    if (!split_of(c) && fresh(k, c, x->global)) {
+    if (!split_of(c) && unraced(k, c, x->kind, x->global)) {
       struct acc a = acc;
       a.thread = r->warp * ws + l;
-      same = enter_fresh(k, c, x->kind, a, value);
+      same = enter_unraced(k, c, x->kind, x->global, a, value);
     } else {
       at_lane(x, acc, l, ws);
       if (split_of(c) ? !check_access(k, x, r->addr[l], 4, value)

@@ -291,14 +291,15 @@ static enum shadow shadow_of(const struct sg_check_uninit *u, const struct sg_bl
   const uint8_t *sh = stacks                 ? u->priv + (lo - sb)
                       : lo >= lb && hi <= le ? u->local + (lo - lb)
                                              : NULL;
-  uint64_t n = hi - lo, any = 0;
+  uint64_t n = hi - lo, any = 0, i = 0;
   if (!sh || n > 64 * (uint64_t)size) /* (lanes far apart) */
     return dirty;
-  for (uint64_t i = 0; i < n; i += 8) {
-    uint64_t w = 0;
-    memcpy(&w, sh + i, n - i < 8 ? n - i : 8);
+  for (uint64_t w; i + 8 <= n; i += 8) {
+    memcpy(&w, sh + i, 8);
     any |= w;
   }
+  for (; i < n; i++)
+    any |= sh[i];
   return any ? dirty : S_CLEAN;
 }
 
