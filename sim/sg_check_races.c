@@ -616,7 +616,7 @@ static struct cell *run_of(struct sg_races *k, const struct mem_insn *r) {
   uint64_t lanes = r->mask >> f, a = r->addr[f];
   if (lanes & (lanes + 1) || a & 3) /* a hole among the lanes, or misaligned */
     return NULL;
-  unsigned n = (unsigned)__builtin_popcountll(lanes);
+  unsigned n = 64 - (unsigned)__builtin_clzll(lanes); /* (consecutive lanes) */
   if ((a ^ (a + 4 * (n - 1))) >> PAGE_BITS)
     return NULL;
   for (unsigned i = 1; i < n; i++)
@@ -661,7 +661,7 @@ static void on_run(struct sg_races *k, struct access *x, struct acc acc, struct 
     other |= (uint64_t)!same << l;
   }
   if (r->global) {
-    uint64_t a = r->addr[f], n = (uint64_t)__builtin_popcountll(r->mask);
+    uint64_t a = r->addr[f], n = 64 - (uint64_t)__builtin_clzll(r->mask >> f);
     at_lane(x, acc, f, ws);
     summarise(k, x, a, 4, (uint32_t)r->data[f], !(other >> f & 1));
     if (n > 1)
@@ -775,13 +775,12 @@ static void block_leave(struct sg_hook *h, uint32_t ran, const struct sg_block_l
     const struct sg_block_mem *e = &log->mem[i];
     if (e->space != SG_SPACE_LOCAL && e->space != SG_SPACE_GLOBAL)
       continue;
-    uint32_t size;
-    enum sg_mem_kind mk = sg_op_access((enum sg_op)k->block.uops[e->index].op, &size);
+    const struct sg_uop *u = &k->block.uops[e->index];
     struct mem_insn m = {.warp = warp,
                          .pc = (uint32_t)(k->block.pc + 4ull * e->index),
                          .time = (uint32_t)(t0 + e->index),
-                         .size = size,
-                         .kind = kind_of_mem(mk),
+                         .size = u->size,
+                         .kind = kind_of_mem(u->mem),
                          .global = e->space == SG_SPACE_GLOBAL,
                          .mask = k->block.mask,
                          .addr = e->addr,

@@ -400,8 +400,8 @@ static void block_leave(struct sg_hook *h, uint32_t ran, const struct sg_block_l
   uint32_t w = u->block.warp, t0 = w * u->warp_size, i = 0, from = ran;
   for (; i < log->n && from == ran; i++) {
     const struct sg_block_mem *e = &log->mem[i];
-    uint32_t size;
-    enum sg_mem_kind k = sg_op_access((enum sg_op)b->uops[e->index].op, &size);
+    uint32_t size = b->uops[e->index].size;
+    enum sg_mem_kind k = b->uops[e->index].mem;
     enum shadow where = shadow_of(u, e, size);
     if (where == S_NONE || where == S_CLEAN)
       continue; /* a load reads initialized bytes; a store leaves them so */
@@ -428,7 +428,8 @@ static void block_leave(struct sg_hook *h, uint32_t ran, const struct sg_block_l
   for (uint32_t j = from, next = i - 1; j < ran; j++) {
     struct step s = {
         .warp = w, .pc = u->block.pc + 4ull * j, .op = &b->uops[j], .mask = u->block.mask};
-    s.mem = sg_op_access((enum sg_op)s.op->op, &s.size);
+    s.mem = s.op->mem;
+    s.size = s.op->size;
     if (s.mem != SG_MEM_NONE)
       s.addr = log->mem[next++].addr;
     step(u, &s);

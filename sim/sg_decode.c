@@ -145,6 +145,9 @@ void sg_decode(uint32_t w, struct sg_uop *u) {
   enum sg_fmt fmt = insns[op].fmt;
   u->op = op;
   u->unit = insns[op].unit;
+  uint32_t size;
+  u->mem = (uint8_t)sg_op_access(op, &size);
+  u->size = (uint8_t)size;
   u->rd = w >> 7 & 31;
   u->rs1 = w >> 15 & 31;
   u->rs2 = w >> 20 & 31;

@@ -84,6 +84,7 @@ struct sg_uop {
   uint8_t rd, rs1, rs2, rs3;
   uint8_t rm;   /* rounding-mode field for FP ops, funct7/3 for custom ops */
   uint8_t unit; /* enum sg_unit: sg_op_unit(op), which every record names */
+  uint8_t mem, size; /* its access, sg_op_access(op): enum sg_mem_kind, bytes per lane */
   int64_t imm;  /* sign-extended immediate; branch/jal offsets in bytes */
   uint32_t raw; /* the instruction word */
 };
