@@ -851,7 +851,8 @@ enum sg_status sg_races_create(struct sg_core *core, const struct sg_races_confi
                              .event = on_event,
                              .block = &block_ops,
                              .events = SG_EV_BIT(SG_EV_CTA_START) | SG_EV_BIT(SG_EV_CTA_END) |
-                                       SG_EV_BIT(SG_EV_BARRIER_RELEASE)};
+                                       SG_EV_BIT(SG_EV_BARRIER_RELEASE),
+                             .fence_flags = true};
   k->core = core;
   k->cfg = *cfg;
   *out = k;

@@ -425,7 +425,8 @@ enum sg_status sg_sync_create(struct sg_core *core, uint32_t warp_size, struct s
                              .event = on_event,
                              .block = &block_ops,
                              .events = SG_EV_BIT(SG_EV_CTA_START) | SG_EV_BIT(SG_EV_CTA_END) |
-                                       SG_EV_BIT(SG_EV_BARRIER_RELEASE)};
+                                       SG_EV_BIT(SG_EV_BARRIER_RELEASE),
+                             .fence_flags = true};
   s->core = core;
   s->warp_size = warp_size;
   *out = s;

@@ -96,8 +96,11 @@ void sg_core_set_hooks(struct sg_core *c, struct sg_hook *const *hooks, uint32_t
   c->follow_blocks &= !log || c->block_log; /* (without room for the log: interpreted) */
   c->block_hook = NULL;
   c->events = 0;
-  for (uint32_t i = 0; i < count; i++)
+  c->fence_flags = false;
+  for (uint32_t i = 0; i < count; i++) {
     c->events |= hooks[i]->events ? hooks[i]->events : ~0u;
+    c->fence_flags |= hooks[i]->fence_flags;
+  }
 }
 
 void sg_core_emit(struct sg_core *c, const struct sg_cta_slot *cs, const struct sg_warp *w,

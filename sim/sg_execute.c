@@ -1060,7 +1060,8 @@ reload:
     vmcase(SG_BARRIER) /* wait for every unfinished warp of the CTA */
       if (observed) {
         c->rec.barrier = cs->slot;
-        EACH(l, c->rec.data[l] = X1); /* the fence flags */
+        if (c->fence_flags)
+          EACH(l, c->rec.data[l] = X1);
       }
       EMIT();
       PARK(pc);

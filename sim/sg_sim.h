@@ -421,8 +421,9 @@ struct sg_insn_record {
   uint64_t addr[SG_MAX_WARP_SIZE]; /* per active lane */
   uint64_t lo, hi, bits;     /* the lowest and highest of addr[], and all of them or-ed */
   /* Per active lane: the value a load read or a store wrote (size bytes,
-   * zero-extended; atomics: deferred ones their operand, see below); sg.barrier: its fence flags
-   * (rs1); sg.mark: its two arguments (rs1, rs2). */
+   * zero-extended; atomics: deferred ones their operand, see below);
+   * sg.barrier: its fence flags (rs1), when a consumer asks for them
+   * (sg_hook.fence_flags); sg.mark: its two arguments (rs1, rs2). */
   uint64_t data[SG_MAX_WARP_SIZE], data2[SG_MAX_WARP_SIZE];
   /* conditional branches */
   uint64_t taken;            /* lanes that took it */
@@ -548,6 +549,7 @@ struct sg_hook {
   void (*event)(struct sg_hook *self, const struct sg_event *e);
   const struct sg_block_ops *block;
   uint32_t events;
+  bool fence_flags; /* reads an sg.barrier record's data (filled only then) */
 };
 
 /* The statistics consumer: counts into stats. */

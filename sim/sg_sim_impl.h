@@ -231,6 +231,7 @@ struct sg_core {
    * interpreter. block_log: its memory accesses, when a consumer asks for
    * them (the block writes them, sg_jit.c). */
   bool follow_blocks;
+  bool fence_flags; /* a consumer reads sg.barrier records' data */
   struct sg_hook *block_hook;
   struct sg_block_log *block_log, *log_room; /* (log_room: kept from launch to launch) */
   uint32_t events;              /* the event kinds some consumer wants (SG_EV_BIT) */
