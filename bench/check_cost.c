@@ -167,7 +167,8 @@ static int child(const struct kernel *k, int reps) {
   int ok = strcmp(k->name, "stream") ? strcmp(k->name, "reduction") || c[0] == 32640.0f
                                      : c[5] == 5 * 3.0f + 35;
   qsort(t, (size_t)reps, sizeof t[0], by_value);
-  printf(ok ? "%.3f\n" : "-\n", t[reps / 2]); /* (to the microsecond: the ratios of short launches) */
+  /* to the microsecond: the ratios of short launches */
+  printf(ok ? "%.3f\n" : "-\n", t[reps / 2]);
   for (int i = 0; i < 3; i++)
     clReleaseMemObject(m[i]);
   clReleaseKernel(kk);

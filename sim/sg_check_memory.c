@@ -19,10 +19,11 @@
  * block's instructions from a given provenance of the registers it reads
  * is worked out once (by the same transfer function as for records, struct
  * seg) and reused whenever the block starts in that state again: a few
- * register copies per warp instead of a record per instruction. Each memory instruction gets the
- * bounds of the object its pointer came from as its limit, so an access
- * that would be a finding stops the block before it, and the interpreter
- * runs it with this checker's state as it would have been. */
+ * register copies per warp instead of a record per instruction. Each
+ * memory instruction gets the bounds of the object its pointer came from
+ * as its limit, so an access that would be a finding stops the block
+ * before it, and the interpreter runs it with this checker's state as it
+ * would have been. */
 #include "sg_sim_impl.h"
 
 #include <stdlib.h>

@@ -688,9 +688,10 @@ static void on_memory(struct sg_races *k, struct warp_state *w, const struct mem
     uint64_t a = r->addr[l];
     uint64_t value = r->size < 8 ? r->data[l] & ((1ull << (8 * r->size)) - 1) : r->data[l];
     at_lane(&x, acc, l, ws);
-    if (r->size == 4 && !(a & 3) && (!p || (a - p->base) >> PAGE_BITS))
+    bool word = r->size == 4 && !(a & 3);
+    if (word && (!p || (a - p->base) >> PAGE_BITS))
       p = page_of(k, a);
-    struct cell *c = r->size == 4 && !(a & 3) && p ? &p->cell[(a - p->base) >> 2] : NULL;
+    struct cell *c = word && p ? &p->cell[(a - p->base) >> 2] : NULL;
     if (c && !split_of(c) ? (x.addr = a, x.size = 4, !check_cell(k, c, &x, (uint32_t)value))
                        : !check_access(k, &x, a, r->size, value))
       return;

@@ -390,7 +390,8 @@ static void on_event(struct sg_hook *h, const struct sg_event *e) {
     s->waiting = false;
     break;
   case SG_EV_CTA_END:
-    if (s->desc && !e->arg && (s->called || s->ncopies)) /* not when a fault stopped its work-items */
+    /* not when a fault stopped its work-items; nothing to miss without calls */
+    if (s->desc && !e->arg && (s->called || s->ncopies))
       missed_calls(s);
     s->desc = NULL;
     break;

@@ -268,9 +268,10 @@ static void on_insn(struct sg_hook *h, const struct sg_insn_record *r) {
  * and only a load can bring in uninitialized bytes. So a block whose
  * registers read before written are initialized on every lane runs
  * translated: afterwards the registers it wrote are initialized on the
- * lanes it ran, and its stores initialized the bytes they wrote, unless one of its loads read an
- * uninitialized byte; from that load on, its instructions go through
- * step() as their records would have, with the addresses of the log. */
+ * lanes it ran, and its stores initialized the bytes they wrote, unless
+ * one of its loads read an uninitialized byte; from that load on, its
+ * instructions go through step() as their records would have, with the
+ * addresses of the log. */
 
 /* Where a block's access e of size bytes per lane falls. */
 enum shadow {

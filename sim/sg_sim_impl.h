@@ -39,10 +39,11 @@ void sg_code_live_in(const struct sg_code *code, uint64_t pc, uint64_t *x, uint6
 
 struct sg_core;
 struct sg_warp;
-/* A translated block at a word: runs up to len instructions of a warp whose
- * lanes are all active and returns how many ran (fewer when a memory access
- * needs the interpreter's lane-by-lane path, or a consumer's limit stops
- * it: lim, NULL when no consumer is attached; sg_block_ops), with
+/* A translated block at a word: runs up to len instructions on the lanes of
+ * mask (the others' registers and memory untouched) and returns how many
+ * ran (fewer when a memory access needs the interpreter's lane-by-lane
+ * path, or a consumer's limit stops it: lim, NULL when no consumer is
+ * attached; sg_block_ops), with
  * SG_JIT_TAKEN when its last instruction is a branch or jump it took (a
  * branch the lanes disagree on is left to the interpreter). dyn_rm: it
  * holds FP arithmetic with the dynamic rounding mode, so it runs only while
