@@ -729,6 +729,25 @@ static LLVMValueRef strided(struct gen *g, LLVMTypeRef t, unsigned k, LLVMValueR
   return LLVMBuildShuffleVector(b, v, LLVMGetPoison(wide), pick, "");
 }
 
+/* A warp's access to consecutive or strided elements is most often
+ * followed by the next warps' accesses to the bytes after it (a kernel
+ * indexed by get_global_id(0)): the `bytes` (the span of the access) two
+ * warps ahead of h are fetched, for writing for a store.
+ * Hardware prefetchers do not follow masked accesses: copying float4s
+ * took twice as long without. A prefetch never faults. */
+static void prefetch_ahead(struct gen *g, LLVMValueRef h, uint64_t bytes, bool write) {
+  LLVMTypeRef pt = g->ptr;
+  unsigned id = LLVMLookupIntrinsicID("llvm.prefetch", 13);
+  LLVMValueRef f = LLVMGetIntrinsicDeclaration(g->mod, id, &pt, 1);
+  LLVMTypeRef ft = LLVMIntrinsicGetType(g->ctx, id, &pt, 1);
+  for (uint64_t o = 2 * bytes; o < 3 * bytes; o += 64) {
+    LLVMValueRef at = c64(g, o);
+    LLVMValueRef args[] = {LLVMBuildGEP2(g->b, g->i8, h, &at, 1, ""), c32(g, write),
+                           c32(g, 3), c32(g, 1)}; /* keep in every cache level; data */
+    LLVMBuildCall2(g->b, ft, f, args, 4, "");
+  }
+}
+
 /* With a consumer that asks (g->log), the access of memory instruction
  * `done` that just ran goes to the next entry of the core's log: the
  * lanes' addresses, their lowest and highest, and the values stored or
@@ -895,6 +914,7 @@ static void gen_mem(struct gen *g, const struct sg_uop *u, uint64_t pc, enum kin
     next = i ? any : LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
     LLVMBuildCondBr(b, LLVMBuildAnd(b, by_k, g->full, ""), from[4 + i], next);
     LLVMPositionBuilderAtEnd(b, from[4 + i]);
+    prefetch_ahead(g, h, (uint64_t)g->ws * k * size, val != NULL);
     vals[4 + i] = strided(g, t, k, h, val);
     LLVMBuildBr(b, done_bb);
   }
@@ -912,6 +932,7 @@ static void gen_mem(struct gen *g, const struct sg_uop *u, uint64_t pc, enum kin
   LLVMBuildBr(b, done_bb);
   /* consecutive: one vector access */
   LLVMPositionBuilderAtEnd(b, row);
+  prefetch_ahead(g, h, (uint64_t)g->ws * size, k == K_STORE);
   if (k == K_STORE) {
     LLVMSetAlignment(LLVMBuildStore(b, val, h), 1);
   } else {
