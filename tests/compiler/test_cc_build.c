@@ -326,6 +326,16 @@ static void unstage(struct staged *b)
   free(b->log.buf);
 }
 
+/* The linked instruction at pc, decoded. */
+static struct sg_uop uop_at(const struct staged *b, uint64_t pc)
+{
+  uint32_t w;
+  memcpy(&w, b->l.ro + (pc - SG_ADDR_CODE), 4);
+  struct sg_uop u;
+  sg_decode(w, &u);
+  return u;
+}
+
 /* An if/else with different work on both sides: the branch's table entry
  * names the join block, which lies after the branch, inside the function,
  * and is neither of the branch's two successors. Runs the stages one by one
@@ -348,10 +358,7 @@ static void test_reconv_if_else(void **state)
     i++;
   assert_true(i < b.n);
   uint64_t pc = b.table[i].branch_pc, join = b.table[i].reconv_pc;
-  uint32_t w;
-  memcpy(&w, b.l.ro + (pc - SG_ADDR_CODE), 4);
-  struct sg_uop u;
-  sg_decode(w, &u);
+  struct sg_uop u = uop_at(&b, pc);
   assert_int_equal(sg_uop_flow(&u), SG_FLOW_BRANCH);
   assert_true(join != SG_RECONV_EXIT);
   assert_true(join > pc && join < f->addr + f->size);
@@ -390,10 +397,7 @@ static void test_reconv_select_chain(void **state)
    * last such branch or jump. */
   uint64_t loop_start = UINT64_MAX, loop_end = 0;
   for (uint64_t pc = f->addr; pc < f->addr + f->size; pc += 4) {
-    uint32_t w;
-    memcpy(&w, b.l.ro + (pc - SG_ADDR_CODE), 4);
-    struct sg_uop u;
-    sg_decode(w, &u);
+    struct sg_uop u = uop_at(&b, pc);
     enum sg_flow fl = sg_uop_flow(&u);
     if ((fl == SG_FLOW_BRANCH || fl == SG_FLOW_JUMP) && u.imm < 0) {
       loop_end = pc;
@@ -410,16 +414,38 @@ static void test_reconv_select_chain(void **state)
     uint64_t pc = b.table[i].branch_pc, r = b.table[i].reconv_pc;
     if (pc < loop_start || pc > loop_end)
       continue;
-    uint32_t w;
-    memcpy(&w, b.l.ro + (pc - SG_ADDR_CODE), 4);
-    struct sg_uop u;
-    sg_decode(w, &u);
+    struct sg_uop u = uop_at(&b, pc);
     if (r <= loop_end)
       in_loop++;
     else
       assert_true(pc + (uint64_t)u.imm >= r || pc + 4 >= r);
   }
   assert_true(in_loop >= 4); /* the four selects are branches */
+  unstage(&b);
+}
+
+/* A condition of || terms is one branch: each branch of a SIMT machine
+ * may diverge (and ends a translated block), so the terms are computed and
+ * or-ed, not tested one branch each. */
+static void test_compound_condition_one_branch(void **state)
+{
+  (void)state;
+  const char *src =
+      "__kernel void k(__global const float *in, __global float *out, int w, int h) {\n"
+      "  int x = get_global_id(0), y = get_global_id(1);\n"
+      "  if (x == 0 || y == 0 || x >= w - 1 || y >= h - 1) { out[y * w + x] = in[y * w + x]; return; }\n"
+      "  out[y * w + x] = in[y * w + x - 1] + in[y * w + x + 1];\n"
+      "}\n";
+  struct staged b;
+  stage(src, &b);
+  const struct sg_cc_symbol *f = sg_linked_find(&b.l, SG_ENTRY_PREFIX "k");
+  assert_non_null(f);
+  int branches = 0;
+  for (uint64_t pc = f->addr; pc < f->addr + f->size; pc += 4) {
+    struct sg_uop u = uop_at(&b, pc);
+    branches += sg_uop_flow(&u) == SG_FLOW_BRANCH;
+  }
+  assert_int_equal(branches, 1);
   unstage(&b);
 }
 
@@ -463,6 +489,7 @@ int main(void)
       cmocka_unit_test(test_defines_and_headers), cmocka_unit_test(test_cl30_generic),
       cmocka_unit_test(test_link_errors),       cmocka_unit_test(test_reconv_if_else),
       cmocka_unit_test(test_reconv_select_chain),
+      cmocka_unit_test(test_compound_condition_one_branch),
       cmocka_unit_test(test_private_size),      cmocka_unit_test(test_identity),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
