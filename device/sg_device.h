@@ -199,14 +199,14 @@ uint64_t sg_device_private_size(const struct sg_config *cfg, const struct sg_ker
 uint64_t sg_device_private_max_items(const struct sg_config *cfg,
                                      const struct sg_kernel_info *kernel);
 
-/* Bytes of local memory a launch of kernel with args uses: the static
- * __local variables, then each __local argument, each 16-byte aligned. A
- * launch fails with SG_ERESOURCES when this exceeds local_mem_per_core. */
 /* How findings name argument i: "buffer argument 1 `in`" (`__local`
  * argument for local pointers; without the name when the program did not
  * record it). */
 void sg_device_arg_name(const struct sg_kernel_info *kernel, uint32_t i, char *out, size_t len);
 
+/* Bytes of local memory a launch of kernel with args uses: the static
+ * __local variables, then each __local argument, each 16-byte aligned. A
+ * launch fails with SG_ERESOURCES when this exceeds local_mem_per_core. */
 uint64_t sg_device_local_mem_size(const struct sg_kernel_info *kernel,
                                   const struct sg_arg_value *args);
 

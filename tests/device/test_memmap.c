@@ -228,10 +228,38 @@ static void test_private_size(void **state) {
   assert_int_equal(sg_device_private_size(&cfg, &k), 20000);
 }
 
+/* Argument names as findings print them: kind, index, the source name cut
+ * at 48 characters, and never past the buffer given. */
+static void test_arg_names(void **state) {
+  (void)state;
+  char long_name[64];
+  memset(long_name, 'n', sizeof long_name - 1);
+  long_name[sizeof long_name - 1] = 0;
+  struct sg_kernel_arg args[13] = {[0] = {.kind = SG_ARG_GLOBAL, .source_name = "in"},
+                                   [1] = {.kind = SG_ARG_LOCAL, .source_name = ""},
+                                   [2] = {.kind = SG_ARG_IMAGE, .source_name = NULL},
+                                   [12] = {.kind = SG_ARG_CONSTANT, .source_name = long_name}};
+  struct sg_kernel_info k = {.num_args = 13, .args = args};
+  char out[96], want[96];
+  sg_device_arg_name(&k, 0, out, sizeof out);
+  assert_string_equal(out, "buffer argument 0 `in`");
+  sg_device_arg_name(&k, 1, out, sizeof out);
+  assert_string_equal(out, "__local argument 1");
+  sg_device_arg_name(&k, 2, out, sizeof out);
+  assert_string_equal(out, "image argument 2");
+  sg_device_arg_name(&k, 12, out, sizeof out);
+  snprintf(want, sizeof want, "buffer argument 12 `%.48s`", long_name);
+  assert_string_equal(out, want);
+  char small[10];
+  sg_device_arg_name(&k, 0, small, sizeof small);
+  assert_string_equal(small, "buffer ar");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_stack_window),
       cmocka_unit_test(test_private_size),
+      cmocka_unit_test(test_arg_names),
       cmocka_unit_test(test_regions_and_permissions),
       cmocka_unit_test(test_null_buffers_and_empty_windows),
       cmocka_unit_test(test_sub_buffer_merges),
