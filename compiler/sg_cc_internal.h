@@ -100,6 +100,11 @@ struct LLVMOpaqueModule;
 enum sg_status sg_cc_printf_lower(struct LLVMOpaqueModule *mod, struct sg_kernel_info *kernels,
                                   uint32_t num_kernels, struct sg_text *log);
 
+/* Rewrites the module's selects and integer min/max on integers and floating
+ * point as arithmetic on the condition's mask: no branch for a SIMT machine to
+ * diverge on (sg_cc_select.c). */
+void sg_cc_branch_free_selects(struct LLVMOpaqueModule *mod);
+
 /* Entry wrapper symbol of a kernel. */
 #define SG_ENTRY_PREFIX "__sg_entry_"
 

@@ -935,6 +935,8 @@ static enum sg_status compile_module(struct pass_ctx *pc, struct sg_cc_object *o
     return SG_EBUILD;
   st = optimise(pc, tm);
   if (st == SG_OK)
+    sg_cc_branch_free_selects(pc->mod);
+  if (st == SG_OK)
     st = check_frames(pc, out);
   if (st == SG_OK)
     st = overlay_locals(pc, out);
