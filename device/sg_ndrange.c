@@ -24,15 +24,21 @@ static uint64_t real_extent(const struct sg_ndrange *nd, int d, uint64_t ctaid) 
   return left < nd->local_size[d] ? left : nd->local_size[d];
 }
 
-/* Sets the bits of threads first .. first + count - 1, a warp at a time
- * (one division per row: launches of small groups build many). */
-static void set_lanes(uint64_t *mask, uint64_t first, uint64_t count, uint32_t warp_size) {
-  uint64_t w = first / warp_size, lane = first % warp_size;
+/* Sets the bits of the count threads from warp w, lane lane on. */
+static void set_lanes(uint64_t *mask, uint64_t w, uint64_t lane, uint64_t count,
+                      uint32_t warp_size) {
   for (; count; w++, lane = 0) {
     uint64_t n = count < warp_size - lane ? count : warp_size - lane;
     mask[w] |= (n == 64 ? ~0ull : (1ull << n) - 1) << lane;
     count -= n;
   }
+}
+
+/* Thread (w, lane) moves on by n threads (a row: a division per row cost
+ * more than the rest of a small work-group's setup). */
+static void advance(uint64_t *w, uint64_t *lane, uint64_t n, uint32_t warp_size) {
+  for (*lane += n; *lane >= warp_size; (*w)++)
+    *lane -= warp_size;
 }
 
 void sg_ndrange_cta(const struct sg_ndrange *nd, uint32_t warp_size, uint64_t linear,
@@ -62,7 +68,15 @@ void sg_ndrange_cta(const struct sg_ndrange *nd, uint32_t warp_size, uint64_t li
    * the first real.x run; rows past real.y or real.z do not run at all. Lanes
    * past num_threads (the last warp's tail) never get a bit. */
   memset(cta->init_mask, 0, cta->num_warps * sizeof cta->init_mask[0]);
-  for (uint64_t z = 0; z < real[2]; z++)
-    for (uint64_t y = 0; y < real[1]; y++)
-      set_lanes(cta->init_mask, (z * cta->ntid[1] + y) * cta->ntid[0], real[0], warp_size);
+  /* row by row, the first thread's warp and lane carried from one row to
+   * the next */
+  uint64_t w = 0, lane = 0, skip = cta->ntid[1] - real[1]; /* rows that do not run */
+  for (uint64_t z = 0; z < real[2]; z++) {
+    for (uint64_t y = 0; y < real[1]; y++) {
+      set_lanes(cta->init_mask, w, lane, real[0], warp_size);
+      advance(&w, &lane, cta->ntid[0], warp_size);
+    }
+    for (uint64_t y = 0; y < skip; y++)
+      advance(&w, &lane, cta->ntid[0], warp_size);
+  }
 }
