@@ -403,8 +403,11 @@ void sg_core_bind(struct sg_core *c, const struct sg_code *code, struct sg_findi
   c->findings = findings;
   for (uint32_t i = 0; i < c->cfg.cta_slots; i++)
     c->ctas[i].desc = NULL;
-  for (uint32_t i = 0; i < c->nwarps_alloc; i++)
+  /* (only the slots a CTA had: a core that once ran a work-group of 1024
+   * work-items has 32, and small work-groups bind it once each) */
+  for (uint32_t i = 0; i < c->nwarps_bound; i++)
     c->warps[i]->cta = NULL;
+  c->nwarps_bound = 0;
 }
 
 /* May the core run translated blocks? With the engine that has them, and
@@ -449,6 +452,8 @@ static void cta_start(struct sg_core *c, uint32_t s, const struct sg_cta_desc *c
   cs->first_warp = first;
   cs->num_warps = cta->num_warps;
   cs->running = cs->at_barrier = 0;
+  if (first + cta->num_warps > c->nwarps_bound)
+    c->nwarps_bound = first + cta->num_warps;
   for (uint32_t i = 0; i < cta->num_warps; i++) {
     warp_init(c, c->warps[first + i], cs, i);
     cs->running += c->warps[first + i]->state != SG_WARP_DONE;

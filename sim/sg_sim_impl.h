@@ -208,6 +208,7 @@ struct sg_core {
   const struct sg_reconv_ops *reconv;
   struct sg_warp **warps;       /* warp slots, allocated as CTAs need them */
   uint32_t nwarps_alloc;
+  uint32_t nwarps_bound;        /* slots given a CTA since the last sg_core_bind */
   struct sg_cta_slot *ctas;     /* CTA slots (cfg.cta_slots); desc NULL when free */
   struct sg_cta_slot *cur;      /* the CTA whose warp runs (consumers' findings) */
   bool timed;                   /* records carry `now` (sg_core_set_time) */
