@@ -4,18 +4,16 @@
  * and every integer min and max, to a branch around a move. On a SIMT
  * machine such a branch may diverge: the lanes split, run one after the
  * other and rejoin, and each branch ends a translated block. A select
- * computes both of its operands anyway, so here it becomes arithmetic on
- * the condition's mask, m = sext(c): (a & m) | (b & ~m), through the
- * integer type of the same width for floating point. (That form, not
- * b ^ ((a ^ b) & m), keeps each lane's result as initialized as the
- * operand it picks, which the uninitialized-value checker follows.)
- * Two kinds stay branches, for the checkers' sake. Pointer selects: the
- * memory checker follows a pointer through moves, not through masks. And
- * selects of a value that may hold uninitialized bytes (loaded from
- * private or __local memory, or from where this function cannot see):
- * masking needs the condition's value in each lane to tell that the bytes
- * picked are initialized, which the uninitialized-value checker does not
- * have; a branch keeps the other lanes' bytes off the result. */
+ * computes both of its operands anyway, so here it becomes arithmetic on the
+ * condition's mask, m = sext(c): (x & m) | (y & ~m), through the integer
+ * type of the same width for floating point. Two kinds stay branches, for
+ * the checkers' sake. Pointer selects: the memory checker follows a pointer
+ * through moves, not through masks. And selects of a value that may hold
+ * uninitialized bytes (loaded from private or __local memory, or from where
+ * this function cannot see): masking needs the condition's value in each
+ * lane to tell that the bytes picked are initialized, which the
+ * uninitialized-value checker does not have; a branch keeps the other lanes'
+ * bytes off the result. */
 #include "sg_cc_internal.h"
 
 #include <llvm-c/Core.h>
@@ -83,15 +81,15 @@ static bool maybe_uninit(LLVMValueRef v, LLVMValueRef *seen, unsigned *n)
   return false;
 }
 
-/* c ? a : b of type t (it = int_type_of(t)) without a branch, built before
+/* c ? x : y of type t (it = int_type_of(t)) without a branch, built before
  * the builder's position. */
-static LLVMValueRef masked_select(LLVMBuilderRef b, LLVMValueRef c, LLVMValueRef a,
-                                  LLVMValueRef v, LLVMTypeRef t, LLVMTypeRef it)
+static LLVMValueRef masked_select(LLVMBuilderRef b, LLVMValueRef c, LLVMValueRef x,
+                                  LLVMValueRef y, LLVMTypeRef t, LLVMTypeRef it)
 {
   /* A poison operand the select does not pick must not make the result
    * poison: freeze both. */
-  a = LLVMBuildBitCast(b, LLVMBuildFreeze(b, a, ""), it, "");
-  v = LLVMBuildBitCast(b, LLVMBuildFreeze(b, v, ""), it, "");
+  x = LLVMBuildBitCast(b, LLVMBuildFreeze(b, x, ""), it, "");
+  y = LLVMBuildBitCast(b, LLVMBuildFreeze(b, y, ""), it, "");
   LLVMTypeRef ct = LLVMTypeOf(c);
   LLVMValueRef m;
   if (LLVMGetTypeKind(it) == LLVMVectorTypeKind && LLVMGetTypeKind(ct) != LLVMVectorTypeKind) {
@@ -106,8 +104,8 @@ static LLVMValueRef masked_select(LLVMBuilderRef b, LLVMValueRef c, LLVMValueRef
   } else {
     m = LLVMBuildSExt(b, c, it, "");
   }
-  LLVMValueRef r = LLVMBuildOr(b, LLVMBuildAnd(b, a, m, ""),
-                               LLVMBuildAnd(b, v, LLVMBuildNot(b, m, ""), ""), "");
+  LLVMValueRef r = LLVMBuildOr(b, LLVMBuildAnd(b, x, m, ""),
+                               LLVMBuildAnd(b, y, LLVMBuildNot(b, m, ""), ""), "");
   return LLVMBuildBitCast(b, r, t, "");
 }
 
