@@ -34,8 +34,7 @@ static void set_lanes(uint64_t *mask, uint64_t w, uint64_t lane, uint64_t count,
   }
 }
 
-/* Thread (w, lane) moves on by n threads (a row: a division per row cost
- * more than the rest of a small work-group's setup). */
+/* Thread (w, lane) moves on by n threads, without a division. */
 static void advance(uint64_t *w, uint64_t *lane, uint64_t n, uint32_t warp_size) {
   for (*lane += n; *lane >= warp_size; (*w)++)
     *lane -= warp_size;
@@ -70,13 +69,13 @@ void sg_ndrange_cta(const struct sg_ndrange *nd, uint32_t warp_size, uint64_t li
   memset(cta->init_mask, 0, cta->num_warps * sizeof cta->init_mask[0]);
   /* row by row, the first thread's warp and lane carried from one row to
    * the next */
-  uint64_t w = 0, lane = 0, skip = cta->ntid[1] - real[1]; /* rows that do not run */
+  uint64_t w = 0, lane = 0;
   for (uint64_t z = 0; z < real[2]; z++) {
     for (uint64_t y = 0; y < real[1]; y++) {
       set_lanes(cta->init_mask, w, lane, real[0], warp_size);
       advance(&w, &lane, cta->ntid[0], warp_size);
     }
-    for (uint64_t y = 0; y < skip; y++)
-      advance(&w, &lane, cta->ntid[0], warp_size);
+    /* past the rows of this z that do not run */
+    advance(&w, &lane, (cta->ntid[1] - real[1]) * cta->ntid[0], warp_size);
   }
 }
