@@ -23,7 +23,14 @@
  * memory instruction gets the bounds of the object its pointer came from
  * as its limit, so an access that would be a finding stops the block
  * before it, and the interpreter runs it with this checker's state as it
- * would have been. */
+ * would have been.
+ *
+ * A warp's provenance as a whole is interned too (struct state): every warp
+ * of every CTA starts in the same one, and a block run whole from a state
+ * leads to one state. So where warps go the same way (a kernel's usual
+ * case) a block costs a lookup of the step it took from there; a warp
+ * whose provenance an interpreted instruction or a stopped block changed
+ * keeps it in its own registers until its next CTA. */
 #include "sg_sim_impl.h"
 
 #include <stdlib.h>
@@ -45,8 +52,10 @@ struct prov {
   uint32_t kind;
 };
 
+struct state;
 struct warp_shadow {
-  struct prov x[SG_NXREGS];
+  struct state *st; /* the warp's provenance when not NULL (x is not kept) */
+  struct prov x[SG_NXREGS]; /* its provenance when st is NULL */
   uint64_t written; /* registers of x set since its CTA started (the rest are zero) */
   uint64_t lanes;   /* lanes seen running: a write under fewer is partial */
   bool stack_dirty; /* stack[] has entries to clear at the next CTA */
@@ -75,6 +84,25 @@ struct seg {
   struct sg_block_limit *lim;
   struct prov *val;
 };
+/* A warp's whole provenance, interned. */
+struct state {
+  struct state *next; /* in its bucket */
+  uint64_t hash;
+  uint64_t used; /* registers whose provenance is not none */
+  struct prov x[SG_NXREGS];
+};
+
+/* A block run whole from a state: block pc, run by all (partial false) or
+ * part of the lanes the warp ran, has the effect seg and leaves the warp
+ * in state to. */
+struct step {
+  const struct state *from;
+  uint64_t pc;
+  bool partial;
+  struct seg *seg;
+  struct state *to;
+};
+
 /* What the checker needs of an op (from sg_insn.def's tables, looked up
  * once: every instruction asks). */
 struct op_info {
@@ -85,7 +113,11 @@ struct op_info {
 };
 
 #define SEG_BUCKETS 1024
-#define SEG_MAX 8192 /* states kept per launch; past it the table starts again */
+#define SEG_MAX 8192 /* runs kept; past it the tables start again */
+#define STATE_BUCKETS 256
+#define STATE_MAX 2048
+#define STEP_BITS 10 /* the steps taken, by state and pc, the last one per slot */
+#define STEP_SLOTS (1u << STEP_BITS)
 
 struct sg_check_memory {
   struct sg_hook hook;
@@ -100,6 +132,11 @@ struct sg_check_memory {
    * at, and the block running now. */
   struct seg *bucket[SEG_BUCKETS];
   uint32_t nsegs;
+  /* The warps' states met (struct state), and the one every CTA starts in. */
+  struct state *states[STATE_BUCKETS];
+  uint32_t nstates;
+  struct state *zero;
+  struct step steps[STEP_SLOTS];
   /* What the runs depend on of the launch they were worked out in (its
    * program, objects, argument slots and stacks): a launch with the same
    * keeps them. */
@@ -116,6 +153,7 @@ struct sg_check_memory {
     bool partial;  /* fewer than the warp ran before */
     const struct sg_uop *uops;
     struct seg *seg; /* the run in progress; NULL: the block's effect is applied */
+    struct step *step; /* the block's step from the warp's state, when known */
   } cur;
 };
 
@@ -123,10 +161,27 @@ static bool same(const struct prov *a, const struct prov *b) {
   return a->kind == b->kind && a->obj == b->obj && a->anchor == b->anchor;
 }
 
+/* The warp's provenance, per register. */
+static const struct prov *regs(const struct warp_shadow *ws) {
+  return ws->st ? ws->st->x : ws->x;
+}
+
+/* The warp leaves its interned state: its provenance goes to x. */
+static void materialize(struct warp_shadow *ws) {
+  if (!ws->st)
+    return;
+  memcpy(ws->x, ws->st->x, sizeof ws->x);
+  ws->written = ws->st->used;
+  ws->st = NULL;
+}
+
 /* rd gets p on the lanes in mask. */
 static void write(struct warp_shadow *ws, unsigned rd, struct prov p, uint64_t mask) {
-  if ((mask & ws->lanes) != ws->lanes && !same(&ws->x[rd], &p))
+  if ((mask & ws->lanes) != ws->lanes && !same(&regs(ws)[rd], &p))
     p = (struct prov){0};
+  if (ws->st && same(&ws->st->x[rd], &p))
+    return; /* (a call's ra, usually: the state stays) */
+  materialize(ws);
   ws->x[rd] = p;
   ws->written |= 1ull << rd;
 }
@@ -392,18 +447,19 @@ static void on_insn(struct sg_hook *h, const struct sg_insn_record *r) {
     return;
   struct warp_shadow *ws = &m->warps[r->warp];
   const struct sg_uop *u = r->uop;
+  const struct prov *x = regs(ws);
   ws->lanes |= r->mask;
   if (r->mem != SG_MEM_NONE) {
-    check_access(m, r, &ws->x[u->rs1]);
+    check_access(m, r, &x[u->rs1]);
     if (r->mem == SG_MEM_STORE) {
       unsigned lane = (unsigned)__builtin_ctzll(r->mask);
-      stack_store(m, r->warp, lane, r->addr[lane], u, r->mask, ws, &ws->x[u->rs2]);
+      stack_store(m, r->warp, lane, r->addr[lane], u, r->mask, ws, &x[u->rs2]);
     }
   }
   if (!m->op[u->op].writes_x)
     return;
   struct prov loaded = r->mem == SG_MEM_LOAD ? load_prov(m, r) : (struct prov){0};
-  write(ws, u->rd, transfer(m, ws->x, u, r->pc, r->mem != SG_MEM_NONE, loaded), r->mask);
+  write(ws, u->rd, transfer(m, x, u, r->pc, r->mem != SG_MEM_NONE, loaded), r->mask);
 }
 
 /* ---- Following translated blocks ------------------------------------------ */
@@ -430,7 +486,11 @@ static struct sg_block_limit limit_of(const struct sg_check_memory *m, const str
   return lim;
 }
 
+/* Forgets the runs and the states (which name runs): warps in a state
+ * keep their provenance in their registers. */
 static void segs_clear(struct sg_check_memory *m) {
+  for (uint32_t w = 0; w < m->max_warps; w++)
+    materialize(&m->warps[w]);
   for (uint32_t i = 0; i < SEG_BUCKETS; i++)
     for (struct seg *g = m->bucket[i], *next; g; g = next) {
       next = g->next;
@@ -439,6 +499,60 @@ static void segs_clear(struct sg_check_memory *m) {
   memset(m->bucket, 0, sizeof m->bucket);
   m->nsegs = 0;
   m->cur.seg = NULL;
+  m->cur.step = NULL;
+  for (uint32_t i = 0; i < STATE_BUCKETS; i++)
+    for (struct state *t = m->states[i], *next; t; t = next) {
+      next = t->next;
+      free(t);
+    }
+  memset(m->states, 0, sizeof m->states);
+  m->nstates = 0;
+  m->zero = NULL;
+  memset(m->steps, 0, sizeof m->steps);
+}
+
+/* The state of provenance x[] (NULL: out of memory, or the table is full). */
+static struct state *intern(struct sg_check_memory *m, const struct prov *x) {
+  uint64_t h = 0;
+  for (unsigned r = 0; r < SG_NXREGS; r++)
+    h = (h ^ x[r].anchor ^ (uint64_t)x[r].obj << 32 ^ x[r].kind) * 0x9e3779b97f4a7c15ull;
+  struct state **b = &m->states[(h >> 32) % STATE_BUCKETS];
+  for (struct state *t = *b; t; t = t->next)
+    if (t->hash == h && !memcmp(t->x, x, sizeof t->x))
+      return t;
+  struct state *t = m->nstates < STATE_MAX ? malloc(sizeof *t) : NULL;
+  if (!t)
+    return NULL;
+  t->hash = h;
+  t->used = 0;
+  for (unsigned r = 0; r < SG_NXREGS; r++)
+    t->used |= (uint64_t)(x[r].kind != P_NONE) << r;
+  memcpy(t->x, x, sizeof t->x);
+  t->next = *b;
+  *b = t;
+  m->nstates++;
+  return t;
+}
+
+/* The state a CTA's warps start in: no register has a provenance. */
+static struct state *zero_state(struct sg_check_memory *m) {
+  if (!m->zero) {
+    static const struct prov none[SG_NXREGS];
+    m->zero = intern(m, none);
+  }
+  return m->zero;
+}
+
+static struct step *step_slot(struct sg_check_memory *m, const struct state *from, uint64_t pc,
+                              bool partial) {
+  uint64_t h = ((uintptr_t)from ^ pc << 5 ^ partial) * 0x9e3779b97f4a7c15ull;
+  return &m->steps[h >> (64 - STEP_BITS)];
+}
+
+static struct step *find_step(struct sg_check_memory *m, const struct state *from, uint64_t pc,
+                              bool partial) {
+  struct step *s = step_slot(m, from, pc, partial);
+  return s->from == from && s->pc == pc && s->partial == partial ? s : NULL;
 }
 
 /* Run g gives register rd of x provenance p, as write() does (under a
@@ -479,7 +593,7 @@ static void seg_run(struct sg_check_memory *m, struct seg *g, uint32_t i, struct
                 transfer(m, x, u, m->cur.pc + 4ull * i, k != SG_MEM_NONE, (struct prov){0}));
   }
   g->e = i;
-  const struct prov *entry = m->cur.ws->x;
+  const struct prov *entry = regs(m->cur.ws);
   g->nin = g->nout = 0;
   for (uint64_t r = g->read; r; r &= r - 1) {
     unsigned reg = (unsigned)__builtin_ctzll(r);
@@ -509,7 +623,7 @@ static struct seg *seg_make(struct sg_check_memory *m, uint32_t s) {
   g->read = g->written = 0;
   g->partial = m->cur.partial;
   struct prov x[SG_NXREGS];
-  memcpy(x, m->cur.ws->x, sizeof x);
+  memcpy(x, regs(m->cur.ws), sizeof x);
   seg_run(m, g, s, x);
   struct seg **b = &m->bucket[(g->pc >> 2) % SEG_BUCKETS];
   g->next = *b;
@@ -522,14 +636,14 @@ static struct seg *seg_make(struct sg_check_memory *m, uint32_t s) {
  * provenance now: a known one (moved to the front of its bucket), else a
  * new one. */
 static struct seg *seg_find(struct sg_check_memory *m, uint32_t s) {
-  const struct warp_shadow *ws = m->cur.ws;
+  const struct prov *x = regs(m->cur.ws);
   uint64_t pc = m->cur.pc + 4ull * s;
   struct seg **b = &m->bucket[(pc >> 2) % SEG_BUCKETS];
   for (struct seg **p = b, *g; (g = *p); p = &g->next) {
     if (g->pc != pc || g->partial != m->cur.partial)
       continue;
     uint32_t i = 0;
-    while (i < g->nin && !memcmp(&ws->x[g->in_reg[i]], &g->in[i], sizeof g->in[i]))
+    while (i < g->nin && !memcmp(&x[g->in_reg[i]], &g->in[i], sizeof g->in[i]))
       i++;
     if (i == g->nin) {
       *p = g->next;
@@ -552,15 +666,13 @@ static void seg_apply(struct prov *x, const struct seg *g) {
  * run says (an ld that did not stopped it or started another run), and its
  * stores to the stack were noted as they ran. */
 static void seg_partial(struct sg_check_memory *m, const struct seg *g, uint32_t to) {
-  struct prov *x = m->cur.ws->x;
-  m->cur.ws->written |= g->written;
   for (uint32_t i = g->s; i < to; i++) {
     const struct sg_uop *u = &m->cur.uops[i];
     enum sg_mem_kind k = m->op[u->op].mem;
     bool learned = k != SG_MEM_NONE && g->lim[i].note == NOTE_LOAD;
     if (m->op[u->op].writes_x)
       write(m->cur.ws, u->rd,
-            transfer(m, x, u, m->cur.pc + 4ull * i, k != SG_MEM_NONE,
+            transfer(m, regs(m->cur.ws), u, m->cur.pc + 4ull * i, k != SG_MEM_NONE,
                      learned ? g->val[i] : (struct prov){0}),
             m->cur.mask);
   }
@@ -582,7 +694,8 @@ static const struct sg_block_limit *block_enter(struct sg_hook *h, uint32_t warp
   m->cur.pc = pc;
   m->cur.uops = uops;
   m->cur.len = len;
-  m->cur.seg = seg_find(m, 0);
+  m->cur.step = ws->st ? find_step(m, ws->st, pc, m->cur.partial) : NULL;
+  m->cur.seg = m->cur.step ? m->cur.step->seg : seg_find(m, 0);
   return m->cur.seg ? m->cur.seg->lim : NULL;
 }
 
@@ -618,7 +731,7 @@ static const struct sg_block_limit *block_note(struct sg_hook *h, const struct s
       g->val[i] = p;
       g->lim[i].quiet = a->lo == a->hi && !in_stacks(m->l, a->lo) ? a->lo : 0;
       struct prov x[SG_NXREGS];
-      memcpy(x, m->cur.ws->x, sizeof x);
+      memcpy(x, regs(m->cur.ws), sizeof x);
       seg_apply(x, g);
       seg_write(g, x, a->uop->rd, p);
       seg_run(m, g, i + 1, x);
@@ -627,6 +740,7 @@ static const struct sg_block_limit *block_note(struct sg_hook *h, const struct s
     if (!memcmp(&p, &g->val[i], sizeof p))
       return g->lim;
     /* It read elsewhere than when the run was worked out: a new run. */
+    m->cur.step = NULL;
     seg_partial(m, g, i);
     write(m->cur.ws, a->uop->rd, p, m->cur.mask);
     m->cur.seg = seg_find(m, i + 1);
@@ -640,15 +754,36 @@ static const struct sg_block_limit *block_note(struct sg_hook *h, const struct s
 static void block_leave(struct sg_hook *h, uint32_t ran, const struct sg_block_log *log) {
   struct sg_check_memory *m = (struct sg_check_memory *)h;
   (void)log;
-  const struct seg *g = m->cur.seg;
+  struct seg *g = m->cur.seg;
+  struct warp_shadow *ws = m->cur.ws;
   if (!g)
     return;
-  if (ran == g->e) {
-    seg_apply(m->cur.ws->x, g);
-    m->cur.ws->written |= g->written;
-  } else
-    seg_partial(m, g, ran);
   m->cur.seg = NULL;
+  if (ran != g->e) {
+    seg_partial(m, g, ran);
+    return;
+  }
+  if (m->cur.step) {
+    ws->st = m->cur.step->to;
+    return;
+  }
+  /* A block run whole from a state: where that leads is a step of it. */
+  struct state *from = g->s == 0 && g->e == m->cur.len ? ws->st : NULL;
+  materialize(ws);
+  seg_apply(ws->x, g);
+  ws->written |= g->written;
+  if (!from)
+    return;
+  if (m->nstates >= STATE_MAX) { /* (one more may be what fills the table) */
+    segs_clear(m);
+    return;
+  }
+  struct state *to = intern(m, ws->x);
+  if (!to)
+    return;
+  *step_slot(m, from, m->cur.pc, m->cur.partial) = (struct step){
+      .from = from, .pc = m->cur.pc, .partial = m->cur.partial, .seg = g, .to = to};
+  ws->st = to;
 }
 
 static const struct sg_block_ops block_ops = {
@@ -664,8 +799,13 @@ static void on_event(struct sg_hook *h, const struct sg_event *e) {
     struct warp_shadow *ws = &m->warps[w];
     if (ws->stack_dirty)
       memset(m->stack + (size_t)w * m->stack_words, 0, m->stack_words * sizeof *m->stack);
-    for (uint64_t r = ws->written; r; r &= r - 1) /* (clearing all of x was most of a CTA's start) */
-      ws->x[__builtin_ctzll(r)] = (struct prov){0};
+    struct state *zero = zero_state(m);
+    if (!ws->st) /* (clearing all of x was most of a CTA's start) */
+      for (uint64_t r = ws->written; r; r &= r - 1)
+        ws->x[__builtin_ctzll(r)] = (struct prov){0};
+    else if (!zero) /* x is not kept in a state */
+      memset(ws->x, 0, sizeof ws->x);
+    ws->st = zero;
     ws->written = ws->lanes = 0;
     ws->stack_dirty = false;
   }
