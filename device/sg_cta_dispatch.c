@@ -385,28 +385,25 @@ struct check_storage {
   char (*names)[96];
 };
 
-static int by_object_base(const void *a, const void *b) {
-  const struct sg_check_object *x = a, *y = b;
-  return x->base < y->base ? -1 : x->base > y->base;
-}
-
+/* One allocation for the launch's checking view (a short launch's few
+ * hundred nanoseconds of setup were mostly allocations). */
 static struct sg_check_launch *check_launch_new(const struct sg_device *dev,
                                                 const struct sg_launch *launch,
                                                 const struct sg_launch_memmap *map) {
   const struct sg_kernel_info *k = launch->kernel;
   const struct sg_program_image *img = launch->program;
   uint32_t n = k->num_args + img->num_locals;
-  struct check_storage *c = calloc(1, sizeof *c);
+  struct check_storage *c =
+      calloc(1, sizeof *c + n * (sizeof *c->objects + sizeof *c->slot_addr + sizeof *c->names +
+                                 3 * sizeof *c->slot_object));
   if (!c)
     return NULL;
-  c->objects = calloc(n + 1, sizeof *c->objects);
-  c->slot_addr = calloc(n + 1, sizeof *c->slot_addr);
-  c->slot_object = calloc(n + 1, sizeof *c->slot_object);
-  c->names = calloc(n + 1, sizeof *c->names);
-  if (!c->objects || !c->slot_addr || !c->slot_object || !c->names) {
-    free(c->objects), free(c->slot_addr), free(c->slot_object), free(c->names), free(c);
-    return NULL;
-  }
+  /* (widest alignment first) */
+  c->objects = (struct sg_check_object *)(c + 1);
+  c->slot_addr = (uint64_t *)(c->objects + n);
+  c->names = (char (*)[96])(c->slot_addr + n);
+  c->slot_object = (uint32_t *)(c->names + n);
+  uint32_t *was = c->slot_object + n, *now = was + n; /* objects' places before and after sorting */
   uint32_t no = 0, ns = 0;
   uint64_t local_next = local_align(k->static_local_size);
   for (uint32_t i = 0; i < k->num_args; i++) {
@@ -437,23 +434,23 @@ static struct sg_check_launch *check_launch_new(const struct sg_device *dev,
                                               .local = true};
     no++;
   }
-  /* Sorted by base; the slots follow their objects. */
-  uint32_t *order = calloc(no + 1, sizeof *order);
-  struct sg_check_object *sorted = calloc(no + 1, sizeof *sorted);
-  if (order && sorted) {
-    for (uint32_t i = 0; i < no; i++)
-      sorted[i] = c->objects[i], sorted[i].size = i; /* remember the old index in size */
-    qsort(sorted, no, sizeof *sorted, by_object_base);
-    for (uint32_t i = 0; i < no; i++) {
-      order[sorted[i].size] = i;
-      sorted[i].size = c->objects[sorted[i].size].size;
+  /* Sorted by base (an insertion sort: a kernel has a few), the slots
+   * following their objects. */
+  for (uint32_t i = 0; i < no; i++)
+    was[i] = i;
+  for (uint32_t i = 1; i < no; i++)
+    for (uint32_t j = i; j > 0 && c->objects[j - 1].base > c->objects[j].base; j--) {
+      struct sg_check_object t = c->objects[j];
+      c->objects[j] = c->objects[j - 1];
+      c->objects[j - 1] = t;
+      uint32_t w = was[j];
+      was[j] = was[j - 1];
+      was[j - 1] = w;
     }
-    memcpy(c->objects, sorted, no * sizeof *sorted);
-    for (uint32_t i = 0; i < ns; i++)
-      c->slot_object[i] = order[c->slot_object[i]];
-  }
-  free(order);
-  free(sorted);
+  for (uint32_t i = 0; i < no; i++)
+    now[was[i]] = i;
+  for (uint32_t i = 0; i < ns; i++)
+    c->slot_object[i] = now[c->slot_object[i]];
   c->l = (struct sg_check_launch){.objects = c->objects, .num_objects = no,
                                   .slot_addr = c->slot_addr, .slot_object = c->slot_object,
                                   .num_slots = ns, .regions = map->regions,
@@ -464,10 +461,7 @@ static struct sg_check_launch *check_launch_new(const struct sg_device *dev,
 }
 
 static void check_launch_free(struct sg_check_launch *l) {
-  struct check_storage *c = (struct check_storage *)l; /* l is its first member */
-  if (!c)
-    return;
-  free(c->objects), free(c->slot_addr), free(c->slot_object), free(c->names), free(c);
+  free(l); /* the first member of its one allocation */
 }
 
 /* ---- Workers ------------------------------------------------------------- */

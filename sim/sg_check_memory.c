@@ -144,6 +144,7 @@ struct sg_check_memory {
     uint64_t code, stack_base;
     uint32_t stack_size, num_objects, num_slots;
     uint64_t *words; /* base, size, local per object; address, object per slot */
+    size_t cap;      /* words' room */
   } view;
   struct {
     struct warp_shadow *ws;
@@ -837,23 +838,30 @@ enum sg_status sg_check_memory_create(struct sg_core *core, uint32_t warp_size,
  * from now on (false). */
 static bool same_view(struct sg_check_memory *m, const struct sg_check_launch *l) {
   size_t n = 3 * (size_t)l->num_objects + 2 * (size_t)l->num_slots, k = 0;
-  uint64_t *w = malloc((n ? n : 1) * sizeof *w);
-  if (!w)
-    return false;
+  if (n > m->view.cap) {
+    uint64_t *w = realloc(m->view.words, n * sizeof *w);
+    if (!w)
+      return false;
+    m->view.words = w;
+    m->view.cap = n;
+    m->view.num_objects = m->view.num_slots = UINT32_MAX; /* (words[] holds nothing) */
+  }
+  bool same = m->view.code == l->code && m->view.stack_base == l->stack_base &&
+              m->view.stack_size == l->stack_size && m->view.num_objects == l->num_objects &&
+              m->view.num_slots == l->num_slots;
+  /* each word compared with the last view's while it is written */
+  uint64_t *w = m->view.words;
+#define WORD(v) (same = same && w[k] == (uint64_t)(v), w[k++] = (uint64_t)(v))
   for (uint32_t i = 0; i < l->num_objects; i++) {
-    w[k++] = l->objects[i].base;
-    w[k++] = l->objects[i].size;
-    w[k++] = l->objects[i].local;
+    WORD(l->objects[i].base);
+    WORD(l->objects[i].size);
+    WORD(l->objects[i].local);
   }
   for (uint32_t i = 0; i < l->num_slots; i++) {
-    w[k++] = l->slot_addr[i];
-    w[k++] = l->slot_object[i];
+    WORD(l->slot_addr[i]);
+    WORD(l->slot_object[i]);
   }
-  bool same = m->view.words && m->view.code == l->code && m->view.stack_base == l->stack_base &&
-              m->view.stack_size == l->stack_size && m->view.num_objects == l->num_objects &&
-              m->view.num_slots == l->num_slots && !memcmp(m->view.words, w, n * sizeof *w);
-  free(m->view.words);
-  m->view.words = w;
+#undef WORD
   m->view.code = l->code;
   m->view.stack_base = l->stack_base;
   m->view.stack_size = l->stack_size;
