@@ -1002,6 +1002,23 @@ static LLVMValueRef desc_field(struct gen *g, size_t at, LLVMTypeRef t) {
   return load_at(g, d, at, t);
 }
 
+/* a / n for lanes a and a divisor every lane shares, both small (a * n <
+ * 2^31: thread numbers and work-group sizes): (a * m) >> 31 with m =
+ * ceil(2^31 / n), one 32 x 32-bit multiply per lane. It is exact: with m =
+ * (2^31 + e) / n, 0 <= e < n, the error a * e / (n * 2^31) stays below 1 / n,
+ * the least distance from a / n to the next integer above it. */
+_Static_assert((uint64_t)(SG_MAX_CTA_THREADS + SG_MAX_WARP_SIZE) * SG_MAX_CTA_THREADS < 1ull << 31,
+               "thread numbers and group sizes in small_quotient's range");
+static LLVMValueRef small_quotient(struct gen *g, LLVMValueRef a, LLVMValueRef n) {
+  LLVMBuilderRef b = g->b;
+  n = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, n, c64(g, 0), ""), c64(g, 1), n, "");
+  LLVMValueRef m = LLVMBuildUDiv(b, LLVMBuildAdd(b, n, c64(g, (1ull << 31) - 1), ""), n, "");
+  LLVMValueRef low = s64(g, 0xffffffffull); /* (both below 2^32: a pmuludq) */
+  LLVMValueRef p = LLVMBuildMul(b, LLVMBuildAnd(b, a, low, ""),
+                                LLVMBuildAnd(b, vsplat(g, g->vi64, m), low, ""), "");
+  return LLVMBuildLShr(b, p, s64(g, 31), "");
+}
+
 /* A CSR read: the lane number, the local ids and the linear thread id
  * computed in the block, the rest (the same for every lane) read from the
  * CTA's descriptor and broadcast. */
@@ -1033,27 +1050,21 @@ static void gen_csr(struct gen *g, const struct sg_uop *u) {
   case SG_CSR_PARAMS: one = desc_field(g, offsetof(struct sg_cta_desc, params_addr), g->i64); break;
   case SG_CSR_TID_X: case SG_CSR_TID_Y: case SG_CSR_TID_Z: {
     /* Thread t = t0 + lane: x = t mod ntid.x, y = t / ntid.x mod ntid.y,
-     * z = t / (ntid.x * ntid.y). The quotients in double: t and the sizes
-     * are below 2^11, so a correctly rounded quotient truncates to the
-     * exact one (an inexact one is at least 1/ntid from the next
-     * integer). */
+     * z = t / (ntid.x * ntid.y) (t and the sizes at most
+     * SG_MAX_CTA_THREADS and a warp: small_quotient's range). */
     LLVMValueRef t = LLVMBuildAdd(b, vsplat(g, g->vi64, t0), g->iota, "");
     LLVMValueRef n0 = LLVMBuildZExt(b, desc_field(g, offsetof(struct sg_cta_desc, ntid), g->i32),
                                     g->i64, "");
     LLVMValueRef n1 = LLVMBuildZExt(
         b, desc_field(g, offsetof(struct sg_cta_desc, ntid) + 4, g->i32), g->i64, "");
     LLVMValueRef v0 = vsplat(g, g->vi64, n0), v1 = vsplat(g, g->vi64, n1);
-#define QUOT(a, d) \
-  LLVMBuildFPToUI(b, LLVMBuildFDiv(b, LLVMBuildUIToFP(b, a, g->vf64, ""), \
-                                   LLVMBuildUIToFP(b, d, g->vf64, ""), ""), g->vi64, "")
-    LLVMValueRef q = QUOT(t, v0);
+    LLVMValueRef q = small_quotient(g, t, n0);
     if (csr == SG_CSR_TID_X)
       v = LLVMBuildSub(b, t, LLVMBuildMul(b, q, v0, ""), "");
     else if (csr == SG_CSR_TID_Y)
-      v = LLVMBuildSub(b, q, LLVMBuildMul(b, QUOT(q, v1), v1, ""), "");
+      v = LLVMBuildSub(b, q, LLVMBuildMul(b, small_quotient(g, q, n1), v1, ""), "");
     else
-      v = QUOT(q, v1);
-#undef QUOT
+      v = small_quotient(g, q, n1);
     break;
   }
   default: { /* a CSR the translator has no shortcut for: the interpreter's value */

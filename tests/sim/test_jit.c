@@ -6,7 +6,8 @@
  * (NaN, infinities, out of range, -0), accesses at one address, to
  * consecutive elements and strided ones, sub-word stores, blocks that
  * end in a uniform or a divergent branch, and NaNs made by one FP operation
- * and used by the next. */
+ * and used by the next. The local ids a block computes for itself are
+ * checked against the host's division over work-groups of many shapes. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,6 +25,7 @@
 #define FSW(rs, off, a) enc_s(off, rs, a, 2, 0x27)
 #define SB(rs, off, a) enc_s(off, rs, a, 0, 0x23)
 #define SH(rs, off, a) enc_s(off, rs, a, 1, 0x23)
+#define OR(rd, a, b) enc_r(0, b, a, 6, rd, 0x33)
 enum { FA0 = 10, FA1 = 11, FA2 = 12, FA3 = 13, FA4 = 14 };
 
 /* Runs p on m without consumers under engine (the JIT translating at the
@@ -209,11 +211,56 @@ static void test_accesses(void **state) {
   machine_free(m);
 }
 
+/* Thread t stores its local id, x | y << 16 | z << 32, at data[8 t]. */
+static void build_ids(struct prog *p) {
+  emit(p, CSRR(S0, SG_CSR_TIDLIN));
+  emit(p, SLLI(T0, S0, 3));
+  emit(p, ADD(S1, A0, T0));
+  emit(p, CSRR(A1, SG_CSR_TID_X));
+  emit(p, CSRR(A2, SG_CSR_TID_Y));
+  emit(p, CSRR(A3, SG_CSR_TID_Z));
+  emit(p, SLLI(A2, A2, 16));
+  emit(p, SLLI(A3, A3, 32));
+  emit(p, OR(A1, A1, A2));
+  emit(p, OR(A1, A1, A3));
+  emit(p, SD(A1, 0, S1));
+  emit(p, SG_EXIT);
+}
+
+static void test_local_ids(void **state) {
+  (void)state;
+  static const unsigned shapes[][3] = {{1, 1, 1},  {7, 5, 3},   {3, 3, 3},    {33, 1, 1},
+                                       {16, 8, 1}, {5, 7, 11},  {1, 1, 64},   {1024, 1, 1},
+                                       {32, 32, 1}, {2, 512, 1}, {13, 17, 4}, {1, 1023, 1}};
+  static const unsigned warp_sizes[] = {4, 32, 64};
+  for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+    for (size_t k = 0; k < sizeof warp_sizes / sizeof warp_sizes[0]; k++) {
+      const unsigned *n = shapes[s], ws = warp_sizes[k], threads = n[0] * n[1] * n[2];
+      struct machine *m = machine_new(threads, ws);
+      for (int d = 0; d < 3; d++)
+        m->cta.ntid[d] = n[d];
+      struct prog p;
+      prog_init(&p);
+      build_ids(&p);
+      assert_int_equal(run_engine(m, &p, ws, SG_ENGINE_JIT), SG_OK);
+      for (unsigned t = 0; t < threads; t++) {
+        uint64_t want = t % n[0] | (uint64_t)(t / n[0] % n[1]) << 16 |
+                        (uint64_t)(t / (n[0] * n[1])) << 32;
+        if (data64(m, t) != want)
+          fail_msg("group %ux%ux%u, warp size %u: thread %u has ids 0x%llx, not 0x%llx", n[0],
+                   n[1], n[2], ws, t, (unsigned long long)data64(m, t),
+                   (unsigned long long)want);
+      }
+      machine_free(m);
+    }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fp_edges),
       cmocka_unit_test(test_nan_chain),
       cmocka_unit_test(test_accesses),
+      cmocka_unit_test(test_local_ids),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
