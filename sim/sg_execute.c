@@ -240,6 +240,67 @@ static uint64_t atomic_lane(struct sg_warp *w, enum sg_op op, unsigned l, void *
   }
 }
 
+/* What memory holding m holds after AMO op with operand s (.w: the low
+ * 32 bits of each). */
+static uint64_t amo_step(enum sg_op op, uint64_t m, uint64_t s) {
+  uint32_t m32 = (uint32_t)m, s32 = (uint32_t)s;
+  switch (op) {
+  case SG_OP_AMOSWAP_W: return s32;
+  case SG_OP_AMOADD_W: return m32 + s32;
+  case SG_OP_AMOXOR_W: return m32 ^ s32;
+  case SG_OP_AMOAND_W: return m32 & s32;
+  case SG_OP_AMOOR_W: return m32 | s32;
+  case SG_OP_AMOMIN_W: return (int32_t)s32 < (int32_t)m32 ? s32 : m32;
+  case SG_OP_AMOMAX_W: return (int32_t)s32 > (int32_t)m32 ? s32 : m32;
+  case SG_OP_AMOMINU_W: return s32 < m32 ? s32 : m32;
+  case SG_OP_AMOMAXU_W: return s32 > m32 ? s32 : m32;
+  case SG_OP_AMOSWAP_D: return s;
+  case SG_OP_AMOADD_D: return m + s;
+  case SG_OP_AMOXOR_D: return m ^ s;
+  case SG_OP_AMOAND_D: return m & s;
+  case SG_OP_AMOOR_D: return m | s;
+  case SG_OP_AMOMIN_D: return (int64_t)s < (int64_t)m ? s : m;
+  case SG_OP_AMOMAX_D: return (int64_t)s > (int64_t)m ? s : m;
+  case SG_OP_AMOMINU_D: return s < m ? s : m;
+  default: return s > m ? s : m; /* AMOMAXU_D */
+  }
+}
+
+/* An AMO whose active lanes all name one address (a counter, a flag, a
+ * lock word): one host atomic for the warp, as a GPU's atomic unit
+ * combines them, with each lane's result as if the lanes had gone one
+ * after another in lane order, which is what the lane-by-lane path does
+ * (nothing may come between them there either: each operation of the
+ * chain folds into the next). False, having done nothing, where the
+ * addresses differ or the access is anything but plainly valid: the
+ * lane-by-lane path reports the lanes' findings. */
+static bool atomic_together(struct sg_warp *w, enum sg_op op, uint64_t mask, const uint64_t *addr,
+                            const uint64_t *src, uint64_t *rd, unsigned size) {
+  if (op == SG_OP_LR_W || op == SG_OP_LR_D || op == SG_OP_SC_W || op == SG_OP_SC_D ||
+      !(mask & (mask - 1)))
+    return false; /* (reservations are per lane; one lane gains nothing) */
+  unsigned first = (unsigned)__builtin_ctzll(mask);
+  uint64_t a = addr[first], total = src[first];
+  for (uint64_t m = mask & (mask - 1); m; m &= m - 1) {
+    unsigned l = (unsigned)__builtin_ctzll(m);
+    if (addr[l] != a)
+      return false;
+    total = amo_step(op, total, src[l]);
+  }
+  void *p = a & (size - 1) ? NULL : xlate(w->cta, a, size, SG_PERM_R | SG_PERM_W);
+  if (!p || (w->cta->last->perm & SG_PERM_PRIVATE))
+    return false;
+  uint64_t held = atomic_lane(w, op, first, p, a, total), out[SG_MAX_WARP_SIZE];
+  for (uint64_t m = mask; m; m &= m - 1) { /* (rd may be rs2: read every src first) */
+    unsigned l = (unsigned)__builtin_ctzll(m);
+    out[l] = size == 4 ? SX32(held) : held;
+    held = amo_step(op, held, src[l]);
+  }
+  for (uint64_t m = mask; m; m &= m - 1)
+    rd[__builtin_ctzll(m)] = out[__builtin_ctzll(m)];
+  return true;
+}
+
 /* Is the instruction at pc sg.exit? */
 static inline bool exits_at(const struct sg_code *code, uint64_t pc) {
   uint64_t idx = (pc - code->base) / 4;
@@ -530,16 +591,17 @@ static double sfu64(unsigned fn, double a, double b) {
     NOTE_MEM(SG_MEM_ATOMIC, sizeof(T));                                   \
     bool defer_ = observed && c->cfg.defer_global_atomics &&              \
                   c->rec.space == SG_SPACE_GLOBAL;                        \
-    FOR_LANES(l) {                                                        \
-      bool stop_ = false;                                                 \
-      void *p_ = amo_ptr(c, w, pc, l, x1[l], sizeof(T), &stop_);          \
-      if (stop_)                                                          \
-        FAULT();                                                          \
-      if (defer_)                                                         \
-        c->rec.data[l] = x2[l];                                           \
-      else                                                                \
-        xd[l] = atomic_lane(w, u->op, l, p_, x1[l], x2[l]);               \
-    }                                                                     \
+    if (defer_ || !atomic_together(w, u->op, mask, x1, x2, xd, sizeof(T))) \
+      FOR_LANES(l) {                                                      \
+        bool stop_ = false;                                               \
+        void *p_ = amo_ptr(c, w, pc, l, x1[l], sizeof(T), &stop_);        \
+        if (stop_)                                                        \
+          FAULT();                                                        \
+        if (defer_)                                                       \
+          c->rec.data[l] = x2[l];                                         \
+        else                                                              \
+          xd[l] = atomic_lane(w, u->op, l, p_, x1[l], x2[l]);             \
+      }                                                                   \
     if (observed)                                                         \
       c->rec.deferred = defer_;                                           \
   } while (0)

@@ -3,7 +3,8 @@
  * values written before a barrier are seen after it by other warps, partial
  * barriers and memory errors fault with the right pc, lane and address, the
  * watchdog stops infinite loops, and AMOs from many lanes, warps and host
- * threads are exact. */
+ * threads are exact, each lane's result as if the lanes went in lane order
+ * when they all name one word. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -476,6 +477,76 @@ static void *run_thread(void *arg) {
   return NULL;
 }
 
+/* Every AMO, .w and .d, by the lanes of a warp (all of them, or the odd
+ * ones) on one word, rd the operand's register or another: each lane gets
+ * what the word held after the lanes before it, and the word ends as after
+ * the last, as this sequential reference has it. */
+enum { AMO_SRC = 256, AMO_OUT = 512, AMO_WORD = 1024 };
+static uint64_t amo_reference(unsigned f5, bool word, uint64_t m, uint64_t s) {
+  int64_t ms = word ? (int32_t)m : (int64_t)m, ss = word ? (int32_t)s : (int64_t)s;
+  uint64_t mu = word ? (uint32_t)m : m, su = word ? (uint32_t)s : s, r;
+  switch (f5) {
+  case 0x01: r = s; break;
+  case 0x00: r = m + s; break;
+  case 0x04: r = m ^ s; break;
+  case 0x0c: r = m & s; break;
+  case 0x08: r = m | s; break;
+  case 0x10: r = ss < ms ? s : m; break;
+  case 0x14: r = ss > ms ? s : m; break;
+  case 0x18: r = su < mu ? s : m; break;
+  default: r = su > mu ? s : m; break;
+  }
+  return word ? (uint32_t)r : r;
+}
+
+static void test_amo_one_word(void **state) {
+  (void)state;
+  static const unsigned ops[] = {0x01, 0x00, 0x04, 0x0c, 0x08, 0x10, 0x14, 0x18, 0x1c};
+  for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++)
+    for (int word = 0; word < 2; word++)
+      for (int odd = 0; odd < 2; odd++)
+        for (int alias = 0; alias < 2; alias++) {
+          struct machine *m = machine_new(32, 32);
+          uint64_t init = 0x8000000180000003ull, src[32];
+          for (unsigned l = 0; l < 32; l++) { /* both signs, both halves */
+            src[l] = (l * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)(l & 3) << 62) ^ (l << 31);
+            memcpy(m->data + AMO_SRC + 8 * l, &src[l], 8);
+          }
+          memcpy(m->data + AMO_WORD, &init, 8);
+          unsigned rd = alias ? T1 : T3;
+          struct prog p;
+          prog_init(&p);
+          emit(&p, CSRR(S0, SG_CSR_TIDLIN));
+          emit(&p, SLLI(T0, S0, 3));
+          emit(&p, ADD(S1, A0, T0));
+          emit(&p, LD(T1, AMO_SRC, S1));
+          emit(&p, ADDI(T2, A0, AMO_WORD));
+          unsigned skip = label(&p);
+          if (odd) { /* the even lanes skip it */
+            emit(&p, ANDI(T0, S0, 1));
+            br(&p, F_BEQ, T0, ZERO, skip, (int)skip);
+          }
+          emit(&p, enc_r(ops[o] << 2, T1, T2, word ? 2 : 3, rd, 0x2f));
+          emit(&p, SD(rd, AMO_OUT, S1));
+          bind(&p, skip);
+          emit(&p, SG_EXIT);
+          assert_int_equal(machine_run(m, &p, 32, 0), SG_OK);
+          uint64_t held = word ? (uint32_t)init : init;
+          for (unsigned l = odd; l < 32; l += 1 + odd) {
+            uint64_t want = word ? (uint64_t)(int64_t)(int32_t)held : held, got;
+            memcpy(&got, m->data + AMO_OUT + 8 * l, 8);
+            if (got != want)
+              fail_msg("op %#x%s, lane %u: rd 0x%llx, not 0x%llx", ops[o], word ? ".w" : ".d",
+                       l, (unsigned long long)got, (unsigned long long)want);
+            held = amo_reference(ops[o], word, held, src[l]);
+          }
+          uint64_t end, want_end = word ? (init & ~0xffffffffull) | held : held;
+          memcpy(&end, m->data + AMO_WORD, 8);
+          assert_int_equal(end, want_end);
+          machine_free(m);
+        }
+}
+
 /* CTAs on two host threads add into the same word: host atomics. */
 static void test_amo_threads(void **state) {
   (void)state;
@@ -536,6 +607,7 @@ int main(void) {
       cmocka_unit_test(test_misaligned_amo),  cmocka_unit_test(test_watchdog),
       cmocka_unit_test(test_illegal_and_fetch), cmocka_unit_test(test_divergent_jump),
       cmocka_unit_test(test_amo_sum),         cmocka_unit_test(test_amo_threads),
+      cmocka_unit_test(test_amo_one_word),
       cmocka_unit_test(test_simt_csrs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
