@@ -266,30 +266,18 @@ static uint64_t amo_step(enum sg_op op, uint64_t m, uint64_t s) {
   }
 }
 
-/* An AMO whose active lanes all name one address (a counter, a flag, a
- * lock word): one host atomic for the warp, as a GPU's atomic unit
- * combines them, with each lane's result as if the lanes had gone one
- * after another in lane order, which is what the lane-by-lane path does
- * (nothing may come between them there either: each operation of the
- * chain folds into the next). False, having done nothing, where the
- * addresses differ or the access is anything but plainly valid: the
- * lane-by-lane path reports the lanes' findings. */
-static bool atomic_together(struct sg_warp *w, enum sg_op op, uint64_t mask, const uint64_t *addr,
+/* AMO op (not LR/SC) by the lanes of mask on the word at a, host address
+ * p: one host atomic for the warp, as a GPU's atomic unit combines them,
+ * with each lane's result as if the lanes had gone one after another in
+ * lane order, which is what the lane-by-lane path does (nothing may come
+ * between them there either: each operation of the chain folds into the
+ * next). */
+static void atomic_combined(struct sg_warp *w, enum sg_op op, uint64_t mask, void *p, uint64_t a,
                             const uint64_t *src, uint64_t *rd, unsigned size) {
-  if (op == SG_OP_LR_W || op == SG_OP_LR_D || op == SG_OP_SC_W || op == SG_OP_SC_D ||
-      !(mask & (mask - 1)))
-    return false; /* (reservations are per lane; one lane gains nothing) */
   unsigned first = (unsigned)__builtin_ctzll(mask);
-  uint64_t a = addr[first], total = src[first];
-  for (uint64_t m = mask & (mask - 1); m; m &= m - 1) {
-    unsigned l = (unsigned)__builtin_ctzll(m);
-    if (addr[l] != a)
-      return false;
-    total = amo_step(op, total, src[l]);
-  }
-  void *p = a & (size - 1) ? NULL : xlate(w->cta, a, size, SG_PERM_R | SG_PERM_W);
-  if (!p || (w->cta->last->perm & SG_PERM_PRIVATE))
-    return false;
+  uint64_t total = src[first];
+  for (uint64_t m = mask & (mask - 1); m; m &= m - 1)
+    total = amo_step(op, total, src[__builtin_ctzll(m)]);
   uint64_t held = atomic_lane(w, op, first, p, a, total), out[SG_MAX_WARP_SIZE];
   for (uint64_t m = mask; m; m &= m - 1) { /* (rd may be rs2: read every src first) */
     unsigned l = (unsigned)__builtin_ctzll(m);
@@ -298,7 +286,46 @@ static bool atomic_together(struct sg_warp *w, enum sg_op op, uint64_t mask, con
   }
   for (uint64_t m = mask; m; m &= m - 1)
     rd[__builtin_ctzll(m)] = out[__builtin_ctzll(m)];
+}
+
+/* Do the active lanes of an AMO (not LR/SC: reservations are per lane) all
+ * name one word, other than a lane's alone? */
+static bool one_word(enum sg_op op, uint64_t mask, const uint64_t *addr) {
+  if (op == SG_OP_LR_W || op == SG_OP_LR_D || op == SG_OP_SC_W || op == SG_OP_SC_D ||
+      !(mask & (mask - 1)))
+    return false;
+  uint64_t a = addr[__builtin_ctzll(mask)];
+  for (uint64_t m = mask & (mask - 1); m; m &= m - 1)
+    if (addr[__builtin_ctzll(m)] != a)
+      return false;
   return true;
+}
+
+/* The interpreter's AMO on one word (atomic_combined) where the word is
+ * plainly valid; false, having done nothing, otherwise: the lane-by-lane
+ * path reports the lanes' findings. */
+static bool atomic_together(struct sg_warp *w, enum sg_op op, uint64_t mask, const uint64_t *addr,
+                            const uint64_t *src, uint64_t *rd, unsigned size) {
+  if (!one_word(op, mask, addr))
+    return false;
+  uint64_t a = addr[__builtin_ctzll(mask)];
+  void *p = a & (size - 1) ? NULL : xlate(w->cta, a, size, SG_PERM_R | SG_PERM_W);
+  if (!p || (w->cta->last->perm & SG_PERM_PRIVATE))
+    return false;
+  atomic_combined(w, op, mask, p, a, src, rd, size);
+  return true;
+}
+
+void sg_exec_amo(struct sg_warp *w, uint32_t op, uint64_t mask, const uint64_t *addr,
+                 const uint64_t *src, uint64_t *rd, uint8_t *h, uint64_t lo, uint32_t size) {
+  if (one_word((enum sg_op)op, mask, addr)) {
+    atomic_combined(w, (enum sg_op)op, mask, h, lo, src, rd, size);
+    return;
+  }
+  for (uint64_t m = mask; m; m &= m - 1) {
+    unsigned l = (unsigned)__builtin_ctzll(m);
+    rd[l] = atomic_lane(w, (enum sg_op)op, l, h + (addr[l] - lo), addr[l], src[l]);
+  }
 }
 
 /* Is the instruction at pc sg.exit? */

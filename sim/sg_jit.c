@@ -56,7 +56,7 @@ struct sg_jit {
 
 /* ---- Which instructions a block holds ----------------------------------- */
 
-enum kind { K_NONE, K_ALU, K_FP, K_FCMP, K_LOAD, K_STORE, K_CSR, K_BRANCH, K_JUMP };
+enum kind { K_NONE, K_ALU, K_FP, K_FCMP, K_LOAD, K_STORE, K_AMO, K_CSR, K_BRANCH, K_JUMP };
 
 static bool fp_rm_ok(const struct sg_uop *u) { return u->rm == SG_RNE || u->rm == SG_RM_DYN; }
 
@@ -99,6 +99,12 @@ static enum kind kind_of(const struct sg_code *code, const struct sg_uop *u) {
     return K_LOAD;
   case SG_OP_SB: case SG_OP_SH: case SG_OP_SW: case SG_OP_SD: case SG_OP_FSW: case SG_OP_FSD:
     return K_STORE;
+  case SG_OP_AMOSWAP_W: case SG_OP_AMOADD_W: case SG_OP_AMOXOR_W: case SG_OP_AMOAND_W:
+  case SG_OP_AMOOR_W: case SG_OP_AMOMIN_W: case SG_OP_AMOMAX_W: case SG_OP_AMOMINU_W:
+  case SG_OP_AMOMAXU_W: case SG_OP_AMOSWAP_D: case SG_OP_AMOADD_D: case SG_OP_AMOXOR_D:
+  case SG_OP_AMOAND_D: case SG_OP_AMOOR_D: case SG_OP_AMOMIN_D: case SG_OP_AMOMAX_D:
+  case SG_OP_AMOMINU_D: case SG_OP_AMOMAXU_D:
+    return K_AMO; /* (LR/SC keep their per-lane reservations in the interpreter) */
   case SG_OP_BEQ: case SG_OP_BNE: case SG_OP_BLT: case SG_OP_BGE: case SG_OP_BLTU: case SG_OP_BGEU:
     return K_BRANCH; /* ends its block; the block leaves a divergent one to the interpreter */
   case SG_OP_JAL:
@@ -166,7 +172,8 @@ struct gen {
   LLVMValueRef log; /* where its accesses go (sg_block_log *), NULL when no consumer asks */
   uint32_t nmem;    /* memory instructions of the block so far */
   LLVMTypeRef i8, i16, i32, i64, i128, f32, f64, ptr, vi64, vi32, vf32, vf64;
-  LLVMTypeRef span_ty, value_ty, note_ty;
+  LLVMTypeRef span_ty, value_ty, note_ty, amo_ty;
+  LLVMValueRef amo_rows; /* alloca: an AMO's addresses, operands and results (sg_exec_amo) */
   LLVMValueRef iota;           /* <0, 1, .. ws - 1> as i64 */
   uint32_t slots;              /* memory instructions so far: their hit[] slots */
   LLVMValueRef iota_bytes[9];  /* <0, n, 2n, ..> for n = 1, 2, 4, 8 */
@@ -995,6 +1002,44 @@ static void gen_mem(struct gen *g, const struct sg_uop *u, uint64_t pc, enum kin
   gen_log(g, done, lo, hi, addr, get(g, fp, k == K_STORE ? vr : dr));
 }
 
+/* An AMO: the span check and the consumer's limit as for a load or store,
+ * the lanes aligned, then the interpreter's own atomics on the lanes' host
+ * addresses (sg_exec_amo: one for the warp where they name one word). A
+ * consumer that asks for the accesses (g->log) gets this one from the
+ * interpreter: the block returns before it. */
+static void gen_amo(struct gen *g, const struct sg_uop *u, uint64_t pc, uint32_t done) {
+  LLVMBuilderRef b = g->b;
+  uint32_t size;
+  sg_op_access((enum sg_op)u->op, &size);
+  LLVMBasicBlockRef out = exit_before(g, done);
+  LLVMBasicBlockRef unlogged = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMBasicBlockRef aligned = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
+  LLVMBuildCondBr(b, LLVMBuildIsNull(b, g->log, ""), unlogged, out);
+  LLVMPositionBuilderAtEnd(b, unlogged);
+  LLVMValueRef addr = X(u->rs1), lo, hi, bits; /* (an AMO has no offset) */
+  active_span(g, addr, &lo, &hi, &bits);
+  LLVMBuildCondBr(b, LLVMBuildIsNull(b, LLVMBuildAnd(b, bits, c64(g, size - 1), ""), ""), aligned,
+                  out);
+  LLVMPositionBuilderAtEnd(b, aligned);
+  LLVMValueRef h = gen_span(g, u, size, SG_PERM_R | SG_PERM_W, lo, hi, out);
+  gen_limit(g, u, pc, done, lo, hi, bits, LLVMBuildExtractElement(b, addr, g->first_lane, ""),
+            out);
+  LLVMValueRef row[3];
+  for (unsigned i = 0; i < 3; i++) {
+    LLVMValueRef at = c64(g, (uint64_t)i * g->ws * 8);
+    row[i] = LLVMBuildGEP2(b, g->i8, g->amo_rows, &at, 1, "");
+  }
+  LLVMSetAlignment(LLVMBuildStore(b, addr, row[0]), 8);
+  LLVMSetAlignment(LLVMBuildStore(b, X(u->rs2), row[1]), 8);
+  LLVMValueRef args[] = {g->warp, c32(g, u->op), g->mask, row[0], row[1], row[2], h, lo,
+                         c32(g, size)};
+  LLVMValueRef fn = LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)sg_exec_amo), g->ptr);
+  LLVMBuildCall2(b, g->amo_ty, fn, args, 9, "");
+  LLVMValueRef v = LLVMBuildLoad2(b, g->vi64, row[2], "");
+  LLVMSetAlignment(v, 8);
+  set(g, false, u->rd, v);
+}
+
 /* The CTA descriptor's field at offset `at` (a value every lane shares). */
 static LLVMValueRef desc_field(struct gen *g, size_t at, LLVMTypeRef t) {
   LLVMValueRef cs = load_at(g, g->warp, offsetof(struct sg_warp, cta), g->ptr);
@@ -1147,6 +1192,7 @@ static void gen_block(struct gen *g, const struct sg_code *code, size_t first, u
       LLVMBuildTrunc(g->b, intrinsic(g, "llvm.ctlz", g->i64, cttz_args, 2), g->i32, ""), "");
   g->lim = LLVMBuildAlloca(g->b, g->ptr, "");
   LLVMBuildStore(g->b, LLVMGetParam(g->fn, 2), g->lim);
+  g->amo_rows = LLVMBuildAlloca(g->b, LLVMArrayType(g->vi64, 3), "");
   /* the core's log, for consumers (lim given) that ask for accesses */
   g->log = LLVMBuildSelect(g->b, LLVMBuildIsNull(g->b, LLVMGetParam(g->fn, 2), ""),
                            LLVMConstNull(g->ptr),
@@ -1174,6 +1220,7 @@ static void gen_block(struct gen *g, const struct sg_code *code, size_t first, u
     case K_FP: gen_fp(g, u); break;
     case K_FCMP: gen_fcmp(g, u); break;
     case K_LOAD: case K_STORE: gen_mem(g, u, code->base + 4 * (first + i), k, i); break;
+    case K_AMO: gen_amo(g, u, code->base + 4 * (first + i), i); break;
     case K_CSR: gen_csr(g, u); break;
     case K_BRANCH: gen_branch(g, u, i); return;
     case K_JUMP: /* what is live at the jump is what its target reads */
@@ -1366,6 +1413,8 @@ static bool translate(const struct sg_code *code, struct sg_jit *j, size_t e, ch
   g.both_halves = LLVMConstVector(lane, g.ws);
   LLVMTypeRef value_args[] = {g.ptr, g.ptr, g.i32};
   g.value_ty = LLVMFunctionType(g.i64, value_args, 3, false);
+  LLVMTypeRef amo_args[] = {g.ptr, g.i32, g.i64, g.ptr, g.ptr, g.ptr, g.ptr, g.i64, g.i32};
+  g.amo_ty = LLVMFunctionType(LLVMVoidTypeInContext(g.ctx), amo_args, 9, false);
   LLVMSetDataLayout(g.mod, j->layout);
   LLVMSetTarget(g.mod, j->triple);
   uint32_t blocks = 0;

@@ -6,8 +6,10 @@
  * (NaN, infinities, out of range, -0), accesses at one address, to
  * consecutive elements and strided ones, sub-word stores, blocks that
  * end in a uniform or a divergent branch, and NaNs made by one FP operation
- * and used by the next. The local ids a block computes for itself are
- * checked against the host's division over work-groups of many shapes. */
+ * and used by the next, AMOs of every kind on one word, on words lanes
+ * share and on words of their own. The local ids a block computes for
+ * itself are checked against the host's division over work-groups of many
+ * shapes. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -211,6 +213,39 @@ static void test_accesses(void **state) {
   machine_free(m);
 }
 
+/* Thread t: old = amo(word, operand[t]) on one word for all (amo_spread 0),
+ * on the word of t & 1 (1) or of t (2); old to out[t]. */
+static unsigned amo_funct5, amo_width, amo_spread;
+static void build_amo(struct prog *p) {
+  emit(p, CSRR(S0, SG_CSR_TIDLIN));
+  emit(p, SLLI(T0, S0, 3));
+  emit(p, ADD(S1, A0, T0));
+  emit(p, LD(T1, 256, S1));
+  emit(p, ANDI(T2, S0, amo_spread == 1 ? 1 : amo_spread == 2 ? 7 : 0));
+  emit(p, SLLI(T2, T2, 3));
+  emit(p, ADD(T2, T2, A0));
+  emit(p, ADDI(T2, T2, 1024));
+  emit(p, enc_r(amo_funct5 << 2, T1, T2, amo_width, T3, 0x2f));
+  emit(p, SD(T3, 512, S1));
+  emit(p, SG_EXIT);
+}
+
+static void test_amo(void **state) {
+  (void)state;
+  static const unsigned ops[] = {0x01, 0x00, 0x04, 0x0c, 0x08, 0x10, 0x14, 0x18, 0x1c};
+  uint8_t init[1088];
+  for (unsigned i = 0; i < sizeof init; i++)
+    init[i] = (uint8_t)(i * 151 + (i >> 3) * 89); /* signs and magnitudes of all kinds */
+  for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++)
+    for (amo_width = 2; amo_width <= 3; amo_width++)
+      for (amo_spread = 0; amo_spread < 3; amo_spread++) {
+        amo_funct5 = ops[o];
+        struct machine *m;
+        same_on_both(build_amo, init, sizeof init, &m);
+        machine_free(m);
+      }
+}
+
 /* Thread t stores its local id, x | y << 16 | z << 32, at data[8 t]. */
 static void build_ids(struct prog *p) {
   emit(p, CSRR(S0, SG_CSR_TIDLIN));
@@ -260,6 +295,7 @@ int main(void) {
       cmocka_unit_test(test_fp_edges),
       cmocka_unit_test(test_nan_chain),
       cmocka_unit_test(test_accesses),
+      cmocka_unit_test(test_amo),
       cmocka_unit_test(test_local_ids),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
