@@ -362,6 +362,43 @@ static void warp_stopped(struct sg_core *c, struct sg_cta_slot *cs, struct sg_wa
   }
 }
 
+/* May the core run translated blocks? With the engine that has them, and
+ * no consumer, or only consumers that follow blocks. Those that hear of a
+ * block's accesses when it has run (block_log) report findings late: where
+ * a finding ends the CTA at its instruction, they get the interpreter. */
+static bool translatable(const struct sg_core *c) {
+  return c->cfg.engine == SG_ENGINE_JIT &&
+         (!c->nhooks ||
+          (c->follow_blocks && (!c->block_log || (c->findings && !c->cfg.strict))));
+}
+
+/* The kernel's translated blocks, when it has them (and the core may run
+ * them), kept for the CTAs after. */
+static void jit_entries(struct sg_core *c, uint64_t entry_pc) {
+  if (translatable(c) && c->jit_code == c->code->id && c->jit_entry_pc == entry_pc) {
+    c->jit = c->jit_entries; /* this kernel's, translated: no lock to take */
+  } else if (translatable(c) && (c->jit = sg_jit_entries(c, c->code, entry_pc))) {
+    c->jit_code = c->code->id;
+    c->jit_entry_pc = entry_pc;
+    c->jit_entries = c->jit;
+  }
+}
+
+/* The CTA's interpreted instructions count toward translating its kernel
+ * (sg_jit_ran), every JIT_STEP of them and at its end (the launch by its
+ * first CTA); once translated the CTA goes on in blocks: a work-group of a
+ * thousand work-items that loops need not finish interpreted. */
+#define JIT_STEP (1u << 16)
+static void jit_progress(struct sg_core *c, struct sg_cta_slot *cs, bool end) {
+  uint64_t n = cs->insns - cs->jit_counted;
+  if (c->jit || !translatable(c) || (!end && n < JIT_STEP))
+    return;
+  sg_jit_ran(c->code, cs->desc->entry_pc, n, cs->index == 0 && cs->jit_counted == 0);
+  cs->jit_counted = cs->insns;
+  if (!end)
+    jit_entries(c, cs->desc->entry_pc);
+}
+
 /* Runs the CTA's warps round-robin until all are done; the barrier is
  * released when every running warp waits at it. */
 static enum sg_status run(struct sg_core *c, struct sg_cta_slot *cs) {
@@ -389,6 +426,7 @@ static enum sg_status run(struct sg_core *c, struct sg_cta_slot *cs) {
       warp_stopped(c, cs, w);
       if (c->stopped)
         return SG_EFAULT;
+      jit_progress(c, cs, false);
     }
   }
   return SG_OK;
@@ -410,16 +448,6 @@ void sg_core_bind(struct sg_core *c, const struct sg_code *code, struct sg_findi
   c->nwarps_bound = 0;
 }
 
-/* May the core run translated blocks? With the engine that has them, and
- * no consumer, or only consumers that follow blocks. Those that hear of a
- * block's accesses when it has run (block_log) report findings late: where
- * a finding ends the CTA at its instruction, they get the interpreter. */
-static bool translatable(const struct sg_core *c) {
-  return c->cfg.engine == SG_ENGINE_JIT &&
-         (!c->nhooks ||
-          (c->follow_blocks && (!c->block_log || (c->findings && !c->cfg.strict))));
-}
-
 /* Starts CTA cta in slot s with its warps in warp slots first .. */
 static void cta_start(struct sg_core *c, uint32_t s, const struct sg_cta_desc *cta,
                       const struct sg_memmap *mem, uint32_t first) {
@@ -428,13 +456,7 @@ static void cta_start(struct sg_core *c, uint32_t s, const struct sg_cta_desc *c
   c->init_sp = c->zero_x >> 2 & 1;
   c->zero_x &= ~(1ull << 2 | 1ull << 10); /* sp and a0 are set in warp_init */
   c->jit = NULL;
-  if (translatable(c) && c->jit_code == c->code->id && c->jit_entry_pc == cta->entry_pc) {
-    c->jit = c->jit_entries; /* this kernel's, translated: no lock to take */
-  } else if (translatable(c) && (c->jit = sg_jit_entries(c, c->code, cta->entry_pc))) {
-    c->jit_code = c->code->id;
-    c->jit_entry_pc = cta->entry_pc;
-    c->jit_entries = c->jit;
-  }
+  jit_entries(c, cta->entry_pc);
   struct sg_cta_slot *cs = &c->ctas[s];
   /* The regions the slot's last CTA hit are those of this one's map too
    * when it is the same map (a launch's CTAs on one host thread): the
@@ -447,7 +469,7 @@ static void cta_start(struct sg_core *c, uint32_t s, const struct sg_cta_desc *c
   cs->last = &none;
   cs->index = cta->ctaid[0] +
               (uint64_t)cta->nctaid[0] * (cta->ctaid[1] + (uint64_t)cta->nctaid[1] * cta->ctaid[2]);
-  cs->insns = 0;
+  cs->insns = cs->jit_counted = 0;
   cs->slot = s;
   cs->first_warp = first;
   cs->num_warps = cta->num_warps;
@@ -483,8 +505,7 @@ enum sg_status sg_core_run_cta(struct sg_core *c, const struct sg_code *code,
   s = run(c, cs);
   if (hold)
     sg_core_release_fp(c);
-  if (!c->jit && translatable(c))
-    sg_jit_ran(code, cta->entry_pc, cs->insns, cs->index == 0); /* toward translating it */
+  jit_progress(c, cs, true);
   if (sg_core_wants(c, SG_EV_CTA_END))
     sg_core_emit(c, cs, NULL,
                  (struct sg_event){.kind = SG_EV_CTA_END, .time = time_of(c, cs), .arg = s != SG_OK});

@@ -202,6 +202,7 @@ struct sg_cta_slot {
   const struct sg_region *hit[SG_JIT_SLOTS];
   uint64_t index;               /* linear CTA index */
   uint64_t insns;               /* warp instructions it ran (watchdog, CSR cycle) */
+  uint64_t jit_counted;         /* of those, how many counted toward translation */
   uint32_t slot;                /* its number on the core: its barrier's id */
   uint32_t first_warp, num_warps; /* its warps: core->warps[first_warp ..] */
   uint32_t running, at_barrier; /* warps not done; of those, waiting at the barrier */

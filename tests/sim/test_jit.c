@@ -9,7 +9,8 @@
  * and used by the next, AMOs of every kind on one word, on words lanes
  * share and on words of their own. The local ids a block computes for
  * itself are checked against the host's division over work-groups of many
- * shapes. */
+ * shapes, and a long work-group goes on in blocks once its kernel is
+ * translated, before it ends. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -246,6 +247,70 @@ static void test_amo(void **state) {
       }
 }
 
+/* A consumer that follows blocks and counts what it hears. */
+struct counter {
+  struct sg_hook hook;
+  uint64_t blocks, insns;
+};
+static const struct sg_block_limit *count_enter(struct sg_hook *h, uint32_t warp, uint64_t pc,
+                                                const struct sg_uop *uops, uint32_t len,
+                                                uint64_t time, uint64_t mask) {
+  (void)warp, (void)pc, (void)uops, (void)len, (void)time, (void)mask;
+  ((struct counter *)h)->blocks++;
+  return sg_block_unlimited;
+}
+static void count_leave(struct sg_hook *h, uint32_t ran, const struct sg_block_log *log) {
+  (void)h, (void)ran, (void)log;
+}
+static void count_insn(struct sg_hook *h, const struct sg_insn_record *r) {
+  (void)r;
+  ((struct counter *)h)->insns++;
+}
+
+/* One work-group of 128 work-items counting to 20480 (two instructions an
+ * iteration, about 164000 warp instructions): with jit_threshold 65536 the
+ * kernel is translated while the group runs, and the rest of the loop runs
+ * in blocks, the count the same. */
+static void test_translated_mid_cta(void **state) {
+  (void)state;
+  static const struct sg_block_ops ops = {.enter = count_enter, .leave = count_leave};
+  struct counter n = {.hook = {.insn = count_insn, .block = &ops}};
+  struct sg_hook *hooks[] = {&n.hook};
+  struct machine *m = machine_new(128, 32);
+  struct prog p;
+  prog_init(&p);
+  unsigned loop = label(&p), done = label(&p);
+  emit(&p, CSRR(S0, SG_CSR_TIDLIN));
+  emit(&p, SLLI(T0, S0, 3));
+  emit(&p, ADD(S1, A0, T0));
+  emit(&p, LUI(T1, 5 << 12)); /* 20480 */
+  emit(&p, ADDI(T0, ZERO, 0));
+  bind(&p, loop);
+  emit(&p, ADDI(T0, T0, 1));
+  br(&p, F_BNE, T0, T1, loop, (int)done);
+  bind(&p, done);
+  emit(&p, SD(T0, 0, S1));
+  emit(&p, SG_EXIT);
+  prog_finish(&p);
+  m->regions[0] = (struct sg_region){CODE_BASE, 4 * p.n, (uint8_t *)p.w, SG_PERM_R | SG_PERM_X,
+                                     "code", SG_SPACE_CONSTANT};
+  struct sg_sim_config cfg = {
+      .warp_size = 32, .reconv = m->reconv, .engine = SG_ENGINE_JIT, .jit_threshold = 65536};
+  struct sg_core *core;
+  struct sg_code *code;
+  assert_int_equal(sg_code_create(p.w, p.n, CODE_BASE, p.rc, p.nrc, &code), SG_OK);
+  assert_int_equal(sg_core_create(&cfg, 0, &core), SG_OK);
+  sg_core_set_hooks(core, hooks, 1);
+  assert_int_equal(sg_core_run_cta(core, code, &m->cta, &m->map, &m->findings, &m->fault), SG_OK);
+  sg_core_destroy(core);
+  sg_code_destroy(code);
+  for (unsigned t = 0; t < 128; t++)
+    assert_int_equal(data64(m, t), 20480);
+  assert_true(n.blocks > 0);                    /* translated before the group ended */
+  assert_true(n.insns < 4 * 2 * 20480 - 65536); /* and most of the loop ran in blocks */
+  machine_free(m);
+}
+
 /* Thread t stores its local id, x | y << 16 | z << 32, at data[8 t]. */
 static void build_ids(struct prog *p) {
   emit(p, CSRR(S0, SG_CSR_TIDLIN));
@@ -297,6 +362,7 @@ int main(void) {
       cmocka_unit_test(test_accesses),
       cmocka_unit_test(test_amo),
       cmocka_unit_test(test_local_ids),
+      cmocka_unit_test(test_translated_mid_cta),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
