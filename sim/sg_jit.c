@@ -90,6 +90,8 @@ static enum kind kind_of(const struct sg_code *code, const struct sg_uop *u) {
   case SG_OP_FEQ_S: case SG_OP_FLT_S: case SG_OP_FLE_S: case SG_OP_FEQ_D: case SG_OP_FLT_D:
   case SG_OP_FLE_D: /* (funct3 is the comparison, not a rounding mode) */
     return !code->track_fflags ? K_FCMP : K_NONE;
+  case SG_OP_FMIN_S: case SG_OP_FMAX_S: case SG_OP_FMIN_D: case SG_OP_FMAX_D: /* (nor here) */
+    return !code->track_fflags ? K_FP : K_NONE;
   case SG_OP_FCVT_W_S: case SG_OP_FCVT_WU_S: case SG_OP_FCVT_L_S: case SG_OP_FCVT_LU_S:
   case SG_OP_FCVT_W_D: case SG_OP_FCVT_WU_D: case SG_OP_FCVT_L_D: case SG_OP_FCVT_LU_D:
     /* C's casts truncate: the static round-toward-zero only */
@@ -477,11 +479,29 @@ static LLVMValueRef fp_operand(struct gen *g, unsigned r, bool single) {
 
 /* FP arithmetic as the interpreter's plain path: host IEEE operations in
  * round-to-nearest, results canonicalised. */
+/* RISC-V's fmin/fmax (IEEE 754-2019 minimumNumber, maximumNumber): a NaN
+ * operand gives the other one (two give a NaN, made canonical after), and
+ * -0 is below +0 (equal operands: the or of their bits for the minimum,
+ * the and for the maximum, which only tells the zeros apart). */
+static LLVMValueRef fminmax(struct gen *g, LLVMValueRef a, LLVMValueRef b, bool max) {
+  LLVMBuilderRef bl = g->b;
+  LLVMTypeRef ft = LLVMTypeOf(a), it = ft == g->vf32 ? g->vi32 : g->vi64;
+  LLVMValueRef ai = LLVMBuildBitCast(bl, a, it, ""), bi = LLVMBuildBitCast(bl, b, it, "");
+  LLVMValueRef zeros =
+      LLVMBuildBitCast(bl, max ? LLVMBuildAnd(bl, ai, bi, "") : LLVMBuildOr(bl, ai, bi, ""), ft, "");
+  LLVMValueRef r = LLVMBuildSelect(bl, LLVMBuildFCmp(bl, LLVMRealOEQ, a, b, ""), zeros, b, "");
+  r = LLVMBuildSelect(bl, LLVMBuildFCmp(bl, max ? LLVMRealOGT : LLVMRealOLT, a, b, ""), a, r, "");
+  r = LLVMBuildSelect(bl, LLVMBuildFCmp(bl, LLVMRealUNO, b, b, ""), a, r, "");
+  return LLVMBuildSelect(bl, LLVMBuildFCmp(bl, LLVMRealUNO, a, a, ""), b, r, "");
+}
+
 static void gen_fp(struct gen *g, const struct sg_uop *u) {
   LLVMBuilderRef b = g->b;
   LLVMValueRef r = NULL;
   bool single = true;
   switch ((enum sg_op)u->op) {
+  case SG_OP_FMIN_S: r = fminmax(g, FS(u->rs1), FS(u->rs2), false); break;
+  case SG_OP_FMAX_S: r = fminmax(g, FS(u->rs1), FS(u->rs2), true); break;
   case SG_OP_FADD_S: r = LLVMBuildFAdd(b, FS(u->rs1), FS(u->rs2), ""); break;
   case SG_OP_FSUB_S: r = LLVMBuildFSub(b, FS(u->rs1), FS(u->rs2), ""); break;
   case SG_OP_FMUL_S: r = LLVMBuildFMul(b, FS(u->rs1), FS(u->rs2), ""); break;
@@ -508,6 +528,8 @@ static void gen_fp(struct gen *g, const struct sg_uop *u) {
   }
   if (!single) {
     switch ((enum sg_op)u->op) {
+    case SG_OP_FMIN_D: r = fminmax(g, FD(u->rs1), FD(u->rs2), false); break;
+    case SG_OP_FMAX_D: r = fminmax(g, FD(u->rs1), FD(u->rs2), true); break;
     case SG_OP_FADD_D: r = LLVMBuildFAdd(b, FD(u->rs1), FD(u->rs2), ""); break;
     case SG_OP_FSUB_D: r = LLVMBuildFSub(b, FD(u->rs1), FD(u->rs2), ""); break;
     case SG_OP_FMUL_D: r = LLVMBuildFMul(b, FD(u->rs1), FD(u->rs2), ""); break;

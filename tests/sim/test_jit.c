@@ -6,7 +6,7 @@
  * (NaN, infinities, out of range, -0), accesses at one address, to
  * consecutive elements and strided ones, sub-word stores, blocks that
  * end in a uniform or a divergent branch, and NaNs made by one FP operation
- * and used by the next, AMOs of every kind on one word, on words lanes
+ * and used by the next, fmin and fmax on NaNs and zeros, AMOs of every kind on one word, on words lanes
  * share and on words of their own. The local ids a block computes for
  * itself are checked against the host's division over work-groups of many
  * shapes, and a long work-group goes on in blocks once its kernel is
@@ -119,6 +119,50 @@ static void test_fp_edges(void **state) {
   assert_int_equal(data32(m, 64 + 3), 1 | 4);           /* -0 == 0 */
   assert_int_equal(data32(m, 64 + 5), 0);               /* -2.5 and -3 */
   assert_int_equal(data32(m, 64 + 7), 2 | 4);           /* -3e19 < 1e-30 */
+  machine_free(m);
+}
+
+/* Lane t: fmin, fmax of a = in[t] and b = in[t + 8] in single, and of
+ * both widened to double. */
+static void build_minmax(struct prog *p) {
+  emit(p, CSRR(S0, SG_CSR_TIDLIN));
+  emit(p, SLLI(T0, S0, 2));
+  emit(p, ADD(S1, A0, T0));
+  emit(p, SLLI(T1, S0, 3));
+  emit(p, ADD(S2, A0, T1));
+  emit(p, FLW(FA0, 0, S1));
+  emit(p, FLW(FA1, 32, S1));
+  emit(p, FOP(FMIN_S, FA2, FA0, FA1));
+  emit(p, FOP(FMAX_S, FA3, FA0, FA1));
+  emit(p, FSW(FA2, 64, S1));
+  emit(p, FSW(FA3, 96, S1));
+  emit(p, enc_op(SG_OP_FCVT_D_S, FA0, FA0, 0, 0, 0));
+  emit(p, enc_op(SG_OP_FCVT_D_S, FA1, FA1, 0, 0, 0));
+  emit(p, FOP(FMIN_D, FA2, FA0, FA1));
+  emit(p, FOP(FMAX_D, FA3, FA0, FA1));
+  emit(p, enc_s(128, FA2, S2, 3, 0x27)); /* fsd */
+  emit(p, enc_s(192, FA3, S2, 3, 0x27));
+  emit(p, SG_EXIT);
+}
+
+static void test_minmax(void **state) {
+  (void)state;
+  const float in[16] = {NAN, 1.0f, -0.0f, 0.0f,  -INFINITY, NAN,   2.5f, -7.0f,
+                        NAN, NAN,  0.0f,  -0.0f, 3.0f,      -1.0f, 2.5f, 7.0f};
+  uint8_t init[64];
+  memcpy(init, in, sizeof in);
+  struct machine *m;
+  same_on_both(build_minmax, init, sizeof init, &m);
+  /* and what RISC-V says: two NaNs give the canonical NaN, one NaN the
+   * other operand, -0 is below +0 */
+  assert_int_equal(data32(m, 16 + 0), 0x7fc00000u);     /* fmin.s NaN, NaN */
+  assert_int_equal(data32(m, 16 + 1), 0x3f800000u);     /* fmin.s 1, NaN */
+  assert_int_equal(data32(m, 16 + 2), 0x80000000u);     /* fmin.s -0, 0 */
+  assert_int_equal(data32(m, 24 + 3), 0x00000000u);     /* fmax.s 0, -0 */
+  assert_int_equal(data32(m, 24 + 5), 0xbf800000u);     /* fmax.s NaN, -1 */
+  assert_int_equal(data64(m, 16 + 0), 0x7ff8000000000000ull); /* fmin.d NaN, NaN */
+  assert_int_equal(data64(m, 16 + 2), 0x8000000000000000ull); /* fmin.d -0, 0 */
+  assert_int_equal(data64(m, 24 + 7), 0x401c000000000000ull); /* fmax.d -7, 7 */
   machine_free(m);
 }
 
@@ -359,6 +403,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fp_edges),
       cmocka_unit_test(test_nan_chain),
+      cmocka_unit_test(test_minmax),
       cmocka_unit_test(test_accesses),
       cmocka_unit_test(test_amo),
       cmocka_unit_test(test_local_ids),
