@@ -68,9 +68,9 @@ static void same_on_both(void (*build)(struct prog *), const uint8_t *init, size
   *jit_out = b;
 }
 
-/* Lane t: a = in[t] (single), compares with in[t + 8], truncations to
- * int32, uint32, int64, uint64. */
-static void build_fp(struct prog *p) {
+/* Lane t: s1 = the lane's word and s2 its doubleword of the data, fa0 =
+ * in[t] and fa1 = in[t + 8] (singles). */
+static void fp_operands(struct prog *p) {
   emit(p, CSRR(S0, SG_CSR_TIDLIN));
   emit(p, SLLI(T0, S0, 2));
   emit(p, ADD(S1, A0, T0));
@@ -78,6 +78,12 @@ static void build_fp(struct prog *p) {
   emit(p, ADD(S2, A0, T1));
   emit(p, FLW(FA0, 0, S1));
   emit(p, FLW(FA1, 32, S1));
+}
+
+/* Lane t: a = in[t] (single), compares with in[t + 8], truncations to
+ * int32, uint32, int64, uint64. */
+static void build_fp(struct prog *p) {
+  fp_operands(p);
   emit(p, FCVT(FCVT_W_S, A1, FA0));
   emit(p, SW(A1, 64, S1));
   emit(p, FCVT(FCVT_WU_S, A2, FA0));
@@ -125,13 +131,7 @@ static void test_fp_edges(void **state) {
 /* Lane t: fmin, fmax of a = in[t] and b = in[t + 8] in single, and of
  * both widened to double. */
 static void build_minmax(struct prog *p) {
-  emit(p, CSRR(S0, SG_CSR_TIDLIN));
-  emit(p, SLLI(T0, S0, 2));
-  emit(p, ADD(S1, A0, T0));
-  emit(p, SLLI(T1, S0, 3));
-  emit(p, ADD(S2, A0, T1));
-  emit(p, FLW(FA0, 0, S1));
-  emit(p, FLW(FA1, 32, S1));
+  fp_operands(p);
   emit(p, FOP(FMIN_S, FA2, FA0, FA1));
   emit(p, FOP(FMAX_S, FA3, FA0, FA1));
   emit(p, FSW(FA2, 64, S1));
