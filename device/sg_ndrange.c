@@ -7,11 +7,15 @@
 
 #include "sg_device.h"
 
+/* (A launch builds every CTA's descriptor on the thread that runs it, a few
+ * tens of nanoseconds of a small work-group: the divisions below are
+ * skipped where a size is 1, as unused dimensions' are.) */
 void sg_ndrange_grid(const struct sg_ndrange *nd, uint64_t grid[3]) {
   for (int d = 0; d < 3; d++) {
     assert(nd->local_size[d] > 0);
-    grid[d] = nd->global_size[d] / nd->local_size[d] +
-              (nd->global_size[d] % nd->local_size[d] != 0);
+    grid[d] = nd->local_size[d] == 1 ? nd->global_size[d]
+                                     : nd->global_size[d] / nd->local_size[d] +
+                                           (nd->global_size[d] % nd->local_size[d] != 0);
   }
 }
 
@@ -48,8 +52,13 @@ void sg_ndrange_cta(const struct sg_ndrange *nd, uint32_t warp_size, uint64_t li
   assert(linear < grid[0] * grid[1] * grid[2]);
 
   /* CTA ids: x fastest, as the seed's increment_x_then_y_then_z. */
-  uint64_t ctaid[3] = {linear % grid[0], linear / grid[0] % grid[1],
-                       linear / (grid[0] * grid[1])};
+  uint64_t ctaid[3] = {linear, 0, 0};
+  if (grid[1] > 1 || grid[2] > 1) {
+    uint64_t rows = linear / grid[0];
+    ctaid[0] = linear - rows * grid[0];
+    ctaid[1] = grid[2] == 1 ? rows : rows % grid[1];
+    ctaid[2] = grid[2] == 1 ? 0 : rows / grid[1];
+  }
   for (int d = 0; d < 3; d++) {
     real[d] = real_extent(nd, d, ctaid[d]);
     cta->ctaid[d] = (uint32_t)ctaid[d];
@@ -60,7 +69,9 @@ void sg_ndrange_cta(const struct sg_ndrange *nd, uint32_t warp_size, uint64_t li
   }
   cta->num_threads = cta->ntid[0] * cta->ntid[1] * cta->ntid[2];
   assert(cta->num_threads >= 1 && cta->num_threads <= SG_MAX_CTA_THREADS);
-  cta->num_warps = (cta->num_threads + warp_size - 1) / warp_size;
+  cta->num_warps = warp_size & (warp_size - 1)
+                      ? (cta->num_threads + warp_size - 1) / warp_size
+                      : (cta->num_threads + warp_size - 1) >> __builtin_ctz(warp_size);
 
   /* Thread t of the CTA is lane t % warp_size of warp t / warp_size. A row
    * of the CTA (fixed y, z) holds threads t0 .. t0 + ntid.x - 1, of which

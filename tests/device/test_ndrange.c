@@ -203,8 +203,10 @@ static unsigned popcount(uint64_t m) {
   return n;
 }
 
-/* Over many shapes, the lanes that run are exactly the ND-range's
- * work-items: as many as global_size[0]*[1]*[2], in both modes. */
+/* Over many shapes and warp sizes (powers of two or not), the lanes that
+ * run are exactly the ND-range's work-items: as many as
+ * global_size[0]*[1]*[2], in both modes; CTA i has the ids of the i-th in
+ * x-fastest order and as many warps as its threads fill. */
 static void test_running_lanes_count_work_items(void **state) {
   (void)state;
   srand(12345);
@@ -216,11 +218,15 @@ static void test_running_lanes_count_work_items(void **state) {
       nd.global_size[d] = 1 + (uint64_t)rand() % 40;
       total *= nd.global_size[d];
     }
-    uint32_t w = 1u << (rand() % 7);
+    uint32_t w = iter % 3 ? 1u << (rand() % 7) : 1 + (uint32_t)rand() % 64;
     sg_ndrange_grid(&nd, grid);
     uint64_t ran = 0;
     for (uint64_t i = 0; i < grid[0] * grid[1] * grid[2]; i++) {
       sg_ndrange_cta(&nd, w, i, &cta);
+      assert_int_equal(cta.ctaid[0], i % grid[0]);
+      assert_int_equal(cta.ctaid[1], i / grid[0] % grid[1]);
+      assert_int_equal(cta.ctaid[2], i / (grid[0] * grid[1]));
+      assert_int_equal(cta.num_warps, (cta.num_threads + w - 1) / w);
       for (uint32_t k = 0; k < cta.num_warps; k++)
         ran += popcount(cta.init_mask[k]);
     }
