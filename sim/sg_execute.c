@@ -170,17 +170,44 @@ static void *amo_ptr(struct sg_core *c, const struct sg_warp *w, uint64_t pc, un
   return access_lane(c, w, pc, lane, a, size, SG_PERM_R | SG_PERM_W, "atomic", stop);
 }
 
-#define AMO_MINMAX(NAME, T, ST)                                                     \
-  static T NAME(T *p, T s, unsigned kind) { /* 0 min, 1 max, 2 minu, 3 maxu */      \
-    T o = __atomic_load_n(p, __ATOMIC_RELAXED), n;                                  \
-    do                                                                              \
-      n = kind == 0 ? ((ST)s < (ST)o ? s : o) : kind == 1 ? ((ST)s > (ST)o ? s : o) \
-        : kind == 2 ? (s < o ? s : o) : (s > o ? s : o);                            \
-    while (!__atomic_compare_exchange_n(p, &o, n, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)); \
-    return o;                                                                       \
+/* What memory holding m holds after AMO op with operand s (.w: the low
+ * 32 bits of each). */
+static uint64_t amo_step(enum sg_op op, uint64_t m, uint64_t s) {
+  uint32_t m32 = (uint32_t)m, s32 = (uint32_t)s;
+  switch (op) {
+  case SG_OP_AMOSWAP_W: return s32;
+  case SG_OP_AMOADD_W: return m32 + s32;
+  case SG_OP_AMOXOR_W: return m32 ^ s32;
+  case SG_OP_AMOAND_W: return m32 & s32;
+  case SG_OP_AMOOR_W: return m32 | s32;
+  case SG_OP_AMOMIN_W: return (int32_t)s32 < (int32_t)m32 ? s32 : m32;
+  case SG_OP_AMOMAX_W: return (int32_t)s32 > (int32_t)m32 ? s32 : m32;
+  case SG_OP_AMOMINU_W: return s32 < m32 ? s32 : m32;
+  case SG_OP_AMOMAXU_W: return s32 > m32 ? s32 : m32;
+  case SG_OP_AMOSWAP_D: return s;
+  case SG_OP_AMOADD_D: return m + s;
+  case SG_OP_AMOXOR_D: return m ^ s;
+  case SG_OP_AMOAND_D: return m & s;
+  case SG_OP_AMOOR_D: return m | s;
+  case SG_OP_AMOMIN_D: return (int64_t)s < (int64_t)m ? s : m;
+  case SG_OP_AMOMAX_D: return (int64_t)s > (int64_t)m ? s : m;
+  case SG_OP_AMOMINU_D: return s < m ? s : m;
+  default: return s > m ? s : m; /* AMOMAXU_D */
   }
-AMO_MINMAX(amo_minmax32, uint32_t, int32_t)
-AMO_MINMAX(amo_minmax64, uint64_t, int64_t)
+}
+
+/* AMO op (min or max: the host has no instruction for them) on the word
+ * at p, by compare-and-swap; the word it held. */
+#define AMO_CAS(NAME, T)                                                                  \
+  static T NAME(T *p, enum sg_op op, T s) {                                               \
+    T o = __atomic_load_n(p, __ATOMIC_RELAXED);                                           \
+    while (!__atomic_compare_exchange_n(p, &o, (T)amo_step(op, o, s), true, __ATOMIC_SEQ_CST, \
+                                        __ATOMIC_RELAXED))                                \
+      ;                                                                                   \
+    return o;                                                                             \
+  }
+AMO_CAS(amo_cas32, uint32_t)
+AMO_CAS(amo_cas64, uint64_t)
 
 #define SX32(v) ((uint64_t)(int64_t)(int32_t)(uint32_t)(v))
 
@@ -224,45 +251,14 @@ static uint64_t atomic_lane(struct sg_warp *w, enum sg_op op, unsigned l, void *
   case SG_OP_AMOXOR_W: return SX32(__atomic_fetch_xor(p32, s32, __ATOMIC_SEQ_CST));
   case SG_OP_AMOAND_W: return SX32(__atomic_fetch_and(p32, s32, __ATOMIC_SEQ_CST));
   case SG_OP_AMOOR_W: return SX32(__atomic_fetch_or(p32, s32, __ATOMIC_SEQ_CST));
-  case SG_OP_AMOMIN_W: return SX32(amo_minmax32(p32, s32, 0));
-  case SG_OP_AMOMAX_W: return SX32(amo_minmax32(p32, s32, 1));
-  case SG_OP_AMOMINU_W: return SX32(amo_minmax32(p32, s32, 2));
-  case SG_OP_AMOMAXU_W: return SX32(amo_minmax32(p32, s32, 3));
+  case SG_OP_AMOMIN_W: case SG_OP_AMOMAX_W: case SG_OP_AMOMINU_W: case SG_OP_AMOMAXU_W:
+    return SX32(amo_cas32(p32, op, s32));
   case SG_OP_AMOSWAP_D: return __atomic_exchange_n(p64, src, __ATOMIC_SEQ_CST);
   case SG_OP_AMOADD_D: return __atomic_fetch_add(p64, src, __ATOMIC_SEQ_CST);
   case SG_OP_AMOXOR_D: return __atomic_fetch_xor(p64, src, __ATOMIC_SEQ_CST);
   case SG_OP_AMOAND_D: return __atomic_fetch_and(p64, src, __ATOMIC_SEQ_CST);
   case SG_OP_AMOOR_D: return __atomic_fetch_or(p64, src, __ATOMIC_SEQ_CST);
-  case SG_OP_AMOMIN_D: return amo_minmax64(p64, src, 0);
-  case SG_OP_AMOMAX_D: return amo_minmax64(p64, src, 1);
-  case SG_OP_AMOMINU_D: return amo_minmax64(p64, src, 2);
-  default: return amo_minmax64(p64, src, 3); /* AMOMAXU_D: the decoder gives no other */
-  }
-}
-
-/* What memory holding m holds after AMO op with operand s (.w: the low
- * 32 bits of each). */
-static uint64_t amo_step(enum sg_op op, uint64_t m, uint64_t s) {
-  uint32_t m32 = (uint32_t)m, s32 = (uint32_t)s;
-  switch (op) {
-  case SG_OP_AMOSWAP_W: return s32;
-  case SG_OP_AMOADD_W: return m32 + s32;
-  case SG_OP_AMOXOR_W: return m32 ^ s32;
-  case SG_OP_AMOAND_W: return m32 & s32;
-  case SG_OP_AMOOR_W: return m32 | s32;
-  case SG_OP_AMOMIN_W: return (int32_t)s32 < (int32_t)m32 ? s32 : m32;
-  case SG_OP_AMOMAX_W: return (int32_t)s32 > (int32_t)m32 ? s32 : m32;
-  case SG_OP_AMOMINU_W: return s32 < m32 ? s32 : m32;
-  case SG_OP_AMOMAXU_W: return s32 > m32 ? s32 : m32;
-  case SG_OP_AMOSWAP_D: return s;
-  case SG_OP_AMOADD_D: return m + s;
-  case SG_OP_AMOXOR_D: return m ^ s;
-  case SG_OP_AMOAND_D: return m & s;
-  case SG_OP_AMOOR_D: return m | s;
-  case SG_OP_AMOMIN_D: return (int64_t)s < (int64_t)m ? s : m;
-  case SG_OP_AMOMAX_D: return (int64_t)s > (int64_t)m ? s : m;
-  case SG_OP_AMOMINU_D: return s < m ? s : m;
-  default: return s > m ? s : m; /* AMOMAXU_D */
+  default: return amo_cas64(p64, op, src); /* AMOMIN/MAX(U)_D: the decoder gives no other */
   }
 }
 
