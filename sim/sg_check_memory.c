@@ -796,11 +796,11 @@ static void on_event(struct sg_hook *h, const struct sg_event *e) {
     return;
   /* the CTA's warps (arg): a warp it does not have is cleared when a CTA
    * that has it starts */
+  struct state *zero = zero_state(m);
   for (uint32_t w = 0; w < m->max_warps && w < e->arg; w++) {
     struct warp_shadow *ws = &m->warps[w];
     if (ws->stack_dirty)
       memset(m->stack + (size_t)w * m->stack_words, 0, m->stack_words * sizeof *m->stack);
-    struct state *zero = zero_state(m);
     if (!ws->st) /* (clearing all of x was most of a CTA's start) */
       for (uint64_t r = ws->written; r; r &= r - 1)
         ws->x[__builtin_ctzll(r)] = (struct prov){0};

@@ -101,12 +101,8 @@ static enum kind kind_of(const struct sg_code *code, const struct sg_uop *u) {
     return K_LOAD;
   case SG_OP_SB: case SG_OP_SH: case SG_OP_SW: case SG_OP_SD: case SG_OP_FSW: case SG_OP_FSD:
     return K_STORE;
-  case SG_OP_AMOSWAP_W: case SG_OP_AMOADD_W: case SG_OP_AMOXOR_W: case SG_OP_AMOAND_W:
-  case SG_OP_AMOOR_W: case SG_OP_AMOMIN_W: case SG_OP_AMOMAX_W: case SG_OP_AMOMINU_W:
-  case SG_OP_AMOMAXU_W: case SG_OP_AMOSWAP_D: case SG_OP_AMOADD_D: case SG_OP_AMOXOR_D:
-  case SG_OP_AMOAND_D: case SG_OP_AMOOR_D: case SG_OP_AMOMIN_D: case SG_OP_AMOMAX_D:
-  case SG_OP_AMOMINU_D: case SG_OP_AMOMAXU_D:
-    return K_AMO; /* (LR/SC keep their per-lane reservations in the interpreter) */
+  case SG_OP_LR_W: case SG_OP_LR_D: case SG_OP_SC_W: case SG_OP_SC_D:
+    return K_NONE; /* their reservations are per lane, the interpreter's */
   case SG_OP_BEQ: case SG_OP_BNE: case SG_OP_BLT: case SG_OP_BGE: case SG_OP_BLTU: case SG_OP_BGEU:
     return K_BRANCH; /* ends its block; the block leaves a divergent one to the interpreter */
   case SG_OP_JAL:
@@ -116,8 +112,10 @@ static enum kind kind_of(const struct sg_code *code, const struct sg_uop *u) {
     unsigned csr = (unsigned)u->imm;
     return u->rs1 == 0 && csr >= SG_CSR_LANE && sg_csr_name(csr) ? K_CSR : K_NONE;
   }
-  default:
-    return K_NONE;
+  default: { /* the AMOs, as sg_insn.def names them */
+    uint32_t size;
+    return sg_op_access((enum sg_op)u->op, &size) == SG_MEM_ATOMIC ? K_AMO : K_NONE;
+  }
   }
 }
 
@@ -477,8 +475,6 @@ static LLVMValueRef fp_operand(struct gen *g, unsigned r, bool single) {
 #define FS(r) fp_operand(g, (r), true)
 #define FD(r) fp_operand(g, (r), false)
 
-/* FP arithmetic as the interpreter's plain path: host IEEE operations in
- * round-to-nearest, results canonicalised. */
 /* RISC-V's fmin/fmax (IEEE 754-2019 minimumNumber, maximumNumber): a NaN
  * operand gives the other one (two give a NaN, made canonical after), and
  * -0 is below +0 (equal operands: the or of their bits for the minimum,
@@ -495,6 +491,8 @@ static LLVMValueRef fminmax(struct gen *g, LLVMValueRef a, LLVMValueRef b, bool 
   return LLVMBuildSelect(bl, LLVMBuildFCmp(bl, LLVMRealUNO, a, a, ""), b, r, "");
 }
 
+/* FP arithmetic as the interpreter's plain path: host IEEE operations in
+ * round-to-nearest, results canonicalised. */
 static void gen_fp(struct gen *g, const struct sg_uop *u) {
   LLVMBuilderRef b = g->b;
   LLVMValueRef r = NULL;
