@@ -104,14 +104,14 @@ void sg_core_set_hooks(struct sg_core *c, struct sg_hook *const *hooks, uint32_t
 }
 
 void sg_core_emit(struct sg_core *c, const struct sg_cta_slot *cs, const struct sg_warp *w,
-                  struct sg_event e) {
-  e.cta = cs->index;
-  e.core = cs->desc->core_id;
-  e.warp = w ? w->id : UINT32_MAX;
+                  struct sg_event *e) {
+  e->cta = cs->index;
+  e->core = cs->desc->core_id;
+  e->warp = w ? w->id : UINT32_MAX;
   for (uint32_t i = 0; i < c->nhooks; i++) {
     struct sg_hook *h = c->hooks[i];
-    if (h->event && (!h->events || (h->events & SG_EV_BIT(e.kind))))
-      h->event(h, &e);
+    if (h->event && (!h->events || (h->events & SG_EV_BIT(e->kind))))
+      h->event(h, e);
   }
 }
 
@@ -342,7 +342,7 @@ static bool barrier_release(struct sg_core *c, struct sg_cta_slot *cs) {
   cs->at_barrier = 0;
   if (sg_core_wants(c, SG_EV_BARRIER_RELEASE))
     sg_core_emit(c, cs, NULL,
-                 (struct sg_event){.kind = SG_EV_BARRIER_RELEASE, .time = time_of(c, cs),
+                 &(struct sg_event){.kind = SG_EV_BARRIER_RELEASE, .time = time_of(c, cs),
                                    .pc = lead->barrier_pc, .arg = cs->slot});
   return true;
 }
@@ -353,12 +353,12 @@ static void warp_stopped(struct sg_core *c, struct sg_cta_slot *cs, struct sg_wa
   if (w->state == SG_WARP_BARRIER) {
     cs->at_barrier++;
     if (sg_core_wants(c, SG_EV_BARRIER_WAIT))
-      sg_core_emit(c, cs, w, (struct sg_event){.kind = SG_EV_BARRIER_WAIT, .time = time_of(c, cs),
+      sg_core_emit(c, cs, w, &(struct sg_event){.kind = SG_EV_BARRIER_WAIT, .time = time_of(c, cs),
                                            .pc = w->barrier_pc, .arg = cs->slot});
   } else if (w->state == SG_WARP_DONE) {
     cs->running--;
     if (sg_core_wants(c, SG_EV_WARP_END))
-      sg_core_emit(c, cs, w, (struct sg_event){.kind = SG_EV_WARP_END, .time = time_of(c, cs)});
+      sg_core_emit(c, cs, w, &(struct sg_event){.kind = SG_EV_WARP_END, .time = time_of(c, cs)});
   }
 }
 
@@ -434,7 +434,10 @@ static enum sg_status run(struct sg_core *c, struct sg_cta_slot *cs) {
 
 void sg_core_bind(struct sg_core *c, const struct sg_code *code, struct sg_findings *findings,
                   struct sg_fault *fault) {
-  memset(fault, 0, sizeof(*fault));
+  /* (every fault that ends a CTA fills all of it: clearing the whole
+   * struct, its message included, was a tenth of a short CTA) */
+  fault->kind = SG_FAULT_NONE;
+  fault->what[0] = '\0';
   c->stopped = false;
   c->code = code;
   c->fault = fault;
@@ -482,7 +485,7 @@ static void cta_start(struct sg_core *c, uint32_t s, const struct sg_cta_desc *c
   }
   if (sg_core_wants(c, SG_EV_CTA_START))
     sg_core_emit(c, cs, NULL,
-                 (struct sg_event){.kind = SG_EV_CTA_START, .time = time_of(c, cs),
+                 &(struct sg_event){.kind = SG_EV_CTA_START, .time = time_of(c, cs),
                                    .arg = cta->num_warps, .arg2 = cs->first_warp, .desc = cta});
 }
 
@@ -508,7 +511,7 @@ enum sg_status sg_core_run_cta(struct sg_core *c, const struct sg_code *code,
   jit_progress(c, cs, true);
   if (sg_core_wants(c, SG_EV_CTA_END))
     sg_core_emit(c, cs, NULL,
-                 (struct sg_event){.kind = SG_EV_CTA_END, .time = time_of(c, cs), .arg = s != SG_OK});
+                 &(struct sg_event){.kind = SG_EV_CTA_END, .time = time_of(c, cs), .arg = s != SG_OK});
   cs->desc = NULL;
   return c->stopped ? SG_EFAULT : s;
 }
@@ -635,7 +638,7 @@ bool sg_core_cta_finish(struct sg_core *c, uint32_t s) {
     return false;
   if (sg_core_wants(c, SG_EV_CTA_END))
     sg_core_emit(c, cs, NULL,
-                 (struct sg_event){.kind = SG_EV_CTA_END, .time = time_of(c, cs)});
+                 &(struct sg_event){.kind = SG_EV_CTA_END, .time = time_of(c, cs)});
   for (uint32_t i = 0; i < cs->num_warps; i++)
     c->warps[cs->first_warp + i]->cta = NULL;
   cs->desc = NULL;

@@ -759,7 +759,7 @@ static void flush_log(struct sg_core *c, const struct sg_warp *w, struct sg_reco
                       uint64_t time) {
   for (uint32_t i = 0; i < log->n; i++) {
     log->e[i].time = time;
-    sg_core_emit(c, w->cta, w, log->e[i]);
+    sg_core_emit(c, w->cta, w, &log->e[i]);
   }
   log->n = 0;
 }

@@ -261,7 +261,7 @@ void sg_warp_atomics(struct sg_warp *w, const struct sg_insn_record *r);
 /* Hands an event of CTA cs to the consumers, with its ids and w's (w NULL:
  * CTA-wide). */
 void sg_core_emit(struct sg_core *c, const struct sg_cta_slot *cs, const struct sg_warp *w,
-                  struct sg_event e);
+                  struct sg_event *e);
 /* Does a consumer want events of kind k? Checked before one is built. */
 /* Fills r->lo, hi and bits from the addresses of its lanes in mask. */
 static inline void sg_record_span(struct sg_insn_record *r, uint64_t mask) {
