@@ -595,15 +595,16 @@ static void run_ctas(struct sg_device *dev, struct worker *w, struct job *job) {
   sg_memmap_bind(job->map, w->local, w->stack, w->regions, &mem);
   sg_findings_clear(&w->findings);
   sg_core_hold_fp(w->core);
+  /* the same for every CTA of the launch (sg_ndrange_cta sets the rest) */
+  w->cta.entry_pc = launch->kernel->entry_pc;
+  w->cta.params_addr = SG_ADDR_PARAMS;
+  w->cta.stack_base = job->map->stack_base;
+  w->cta.stack_size = (uint32_t)sg_device_private_size(&dev->cfg, launch->kernel);
   while (!atomic_load(&job->stop)) {
     uint64_t i = atomic_fetch_add(&job->next_cta, 1);
     if (i >= job->num_ctas)
       break;
     sg_ndrange_cta(&launch->nd, dev->cfg.warp_size, i, &w->cta);
-    w->cta.entry_pc = launch->kernel->entry_pc;
-    w->cta.params_addr = SG_ADDR_PARAMS;
-    w->cta.stack_base = job->map->stack_base;
-    w->cta.stack_size = (uint32_t)sg_device_private_size(&dev->cfg, launch->kernel);
     w->cta.core_id = (uint32_t)(i % dev->cfg.cores); /* round-robin, as a GPU's CTA issue */
     struct sg_fault fault; /* sg_core_run_cta clears it (sg_core_bind) */
     st = sg_core_run_cta(w->core, launch->program->code, &w->cta, &mem, &w->findings, &fault);

@@ -78,6 +78,10 @@ void sg_ndrange_cta(const struct sg_ndrange *nd, uint32_t warp_size, uint64_t li
    * the first real.x run; rows past real.y or real.z do not run at all. Lanes
    * past num_threads (the last warp's tail) never get a bit. */
   memset(cta->init_mask, 0, cta->num_warps * sizeof cta->init_mask[0]);
+  if (real[0] == cta->ntid[0] && real[1] == cta->ntid[1] && real[2] == cta->ntid[2]) {
+    set_lanes(cta->init_mask, 0, 0, cta->num_threads, warp_size); /* all of it runs */
+    return;
+  }
   /* row by row, the first thread's warp and lane carried from one row to
    * the next */
   uint64_t w = 0, lane = 0;

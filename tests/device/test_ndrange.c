@@ -205,7 +205,7 @@ static unsigned popcount(uint64_t m) {
 
 /* Over many shapes and warp sizes (powers of two or not), the lanes that
  * run are exactly the ND-range's work-items: as many as
- * global_size[0]*[1]*[2], in both modes; CTA i has the ids of the i-th in
+ * global_size[0]*[1]*[2], in both modes, each lane's by its local id; CTA i has the ids of the i-th in
  * x-fastest order and as many warps as its threads fill. */
 static void test_running_lanes_count_work_items(void **state) {
   (void)state;
@@ -229,6 +229,15 @@ static void test_running_lanes_count_work_items(void **state) {
       assert_int_equal(cta.num_warps, (cta.num_threads + w - 1) / w);
       for (uint32_t k = 0; k < cta.num_warps; k++)
         ran += popcount(cta.init_mask[k]);
+      /* and each lane runs exactly when its work-item is in the range */
+      for (uint32_t t = 0; t < cta.num_warps * w; t++) {
+        uint32_t id[3] = {t % cta.ntid[0], t / cta.ntid[0] % cta.ntid[1],
+                          t / cta.ntid[0] / cta.ntid[1]};
+        bool in = t < cta.num_threads;
+        for (int d = 0; d < 3; d++)
+          in = in && cta.ctaid[d] * nd.local_size[d] + id[d] < nd.global_size[d];
+        assert_int_equal(cta.init_mask[t / w] >> (t % w) & 1, in);
+      }
     }
     assert_int_equal(ran, total);
   }
