@@ -393,7 +393,8 @@ static void jit_progress(struct sg_core *c, struct sg_cta_slot *cs, bool end) {
   uint64_t n = cs->insns - cs->jit_counted;
   if (c->jit || !translatable(c) || (!end && n < JIT_STEP))
     return;
-  sg_jit_ran(c->code, cs->desc->entry_pc, n, cs->index == 0 && cs->jit_counted == 0);
+  sg_jit_ran(c->code, c->cfg.warp_size, cs->desc->entry_pc, n,
+             cs->index == 0 && cs->jit_counted == 0);
   cs->jit_counted = cs->insns;
   if (!end)
     jit_entries(c, cs->desc->entry_pc);

@@ -310,10 +310,6 @@ enum sg_status sg_code_create(const uint32_t *words, size_t nwords, uint64_t bas
   c->id = ++ids;
   c->base = base;
   c->n = nwords;
-  if (sg_jit_create(&c->jit) != SG_OK) {
-    free(c);
-    return SG_ENOMEM;
-  }
   c->uops = malloc((nwords ? nwords : 1) * sizeof(*c->uops));
   c->reconv = malloc((nwords ? nwords : 1) * sizeof(*c->reconv));
   if (!c->uops || !c->reconv) {
@@ -354,6 +350,10 @@ enum sg_status sg_code_create(const uint32_t *words, size_t nwords, uint64_t bas
     uint64_t r = c->reconv[i];
     if (r != SG_RECONV_EXIT && in_code(c, r) && c->uops[(r - base) / 4].op == SG_OP_SG_EXIT)
       c->reconv[i] = SG_RECONV_EXIT;
+  }
+  if (sg_jit_create(c, words, &c->jit) != SG_OK) {
+    sg_code_destroy(c);
+    return SG_ENOMEM;
   }
   *out = c;
   return SG_OK;

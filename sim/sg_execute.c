@@ -457,12 +457,16 @@ uint64_t sg_exec_csr_value(struct sg_core *c, struct sg_warp *w, uint32_t csr) {
   return csr_read(c, w, csr, 0, 0);
 }
 
-const struct sg_block_limit *sg_exec_note(struct sg_core *c, uint64_t pc, const struct sg_uop *u,
-                                          uint32_t index, uint64_t lo, uint64_t hi,
-                                          uint32_t lane, uint64_t first) {
+const struct sg_block_limit *sg_exec_note(struct sg_core *c, uint64_t pc, uint32_t index,
+                                          uint64_t lo, uint64_t hi, uint32_t lane, uint64_t first) {
   struct sg_hook *h = c->block_hook;
-  const struct sg_block_access a = {
-      .pc = pc, .uop = u, .index = index, .lo = lo, .hi = hi, .lane = lane, .first = first};
+  const struct sg_block_access a = {.pc = pc,
+                                    .uop = &c->code->uops[(pc - c->code->base) / 4],
+                                    .index = index,
+                                    .lo = lo,
+                                    .hi = hi,
+                                    .lane = lane,
+                                    .first = first};
   return h->block->note(h, &a);
 }
 

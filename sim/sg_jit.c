@@ -40,10 +40,10 @@ struct kernel {
   bool translated;
 };
 
-struct sg_jit {
-  pthread_mutex_t lock;       /* translation happens under it, once per kernel entry */
+/* What a program's code has been translated to, for one warp size: the
+ * kernels' counts, the translated blocks and the LLJIT that holds them. */
+struct translation {
   bool failed;                /* a translation failed: the program is interpreted */
-  unsigned ws;                /* the warp size it is made for */
   LLVMOrcLLJITRef lljit;
   LLVMTargetMachineRef tm;    /* the host's, for the optimisation passes */
   char *layout, *triple;
@@ -52,6 +52,18 @@ struct sg_jit {
   struct sg_jit_entry *entry; /* per word; fn NULL: interpret */
   double compile_ms;
   uint32_t blocks, insns;
+};
+
+struct sg_jit {
+  pthread_mutex_t lock; /* translation happens under it, once per kernel entry */
+  unsigned ws;          /* the warp size it is made for (0: not used yet) */
+  struct translation t;
+  /* The code it translates (what blocks hold and where they end): a
+   * released program's translation serves another with the same. */
+  uint64_t base;
+  size_t n;
+  uint32_t *words;
+  uint64_t *reconv;
 };
 
 /* ---- Which instructions a block holds ----------------------------------- */
@@ -626,9 +638,8 @@ static LLVMValueRef gen_span(struct gen *g, const struct sg_uop *u, unsigned siz
  * with none of its align bits set, else the block returns to `out`; a limit
  * that asks for a note calls the consumer (sg_exec_note), whose answer gives
  * the limits from there on (NULL: out). */
-static void gen_limit(struct gen *g, const struct sg_uop *u, uint64_t pc, uint32_t done,
-                      LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef bits, LLVMValueRef first,
-                      LLVMBasicBlockRef out) {
+static void gen_limit(struct gen *g, uint64_t pc, uint32_t done, LLVMValueRef lo, LLVMValueRef hi,
+                      LLVMValueRef bits, LLVMValueRef first, LLVMBasicBlockRef out) {
   LLVMBuilderRef b = g->b;
   LLVMBasicBlockRef check = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
   LLVMBasicBlockRef note = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "");
@@ -661,10 +672,9 @@ static void gen_limit(struct gen *g, const struct sg_uop *u, uint64_t pc, uint32
   LLVMPositionBuilderAtEnd(b, note);
   LLVMBuildCondBr(b, wants, call, go);
   LLVMPositionBuilderAtEnd(b, call);
-  LLVMValueRef args[] = {g->core, c64(g, pc), LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)u), g->ptr),
-                         c32(g, done), lo, hi, g->first_lane, first};
+  LLVMValueRef args[] = {g->core, c64(g, pc), c32(g, done), lo, hi, g->first_lane, first};
   LLVMValueRef fn = LLVMConstIntToPtr(c64(g, (uint64_t)(uintptr_t)sg_exec_note), g->ptr);
-  LLVMValueRef next = LLVMBuildCall2(b, g->note_ty, fn, args, 8, "");
+  LLVMValueRef next = LLVMBuildCall2(b, g->note_ty, fn, args, 7, "");
   LLVMBuildStore(b, next, g->lim);
   LLVMBuildCondBr(b, LLVMBuildIsNull(b, next, ""), out, go);
   LLVMPositionBuilderAtEnd(b, go);
@@ -864,7 +874,7 @@ static void gen_mem(struct gen *g, const struct sg_uop *u, uint64_t pc, enum kin
   if (base) {
     LLVMValueRef a = LLVMBuildAdd(b, base, c64(g, (uint64_t)u->imm), "");
     LLVMValueRef h = gen_span(g, u, size, perm, a, a, out);
-    gen_limit(g, u, pc, done, a, a, a, a, out);
+    gen_limit(g, pc, done, a, a, a, a, out);
     if (k == K_STORE) { /* the last active lane's value lands, as lane by lane */
       LLVMValueRef v = uni(g, fp, vr);
       if (!v)
@@ -886,8 +896,7 @@ static void gen_mem(struct gen *g, const struct sg_uop *u, uint64_t pc, enum kin
   LLVMValueRef lo, hi, bits;
   active_span(g, addr, &lo, &hi, &bits);
   LLVMValueRef h = gen_span(g, u, size, perm, lo, hi, out);
-  gen_limit(g, u, pc, done, lo, hi, bits, LLVMBuildExtractElement(b, addr, g->first_lane, ""),
-            out);
+  gen_limit(g, pc, done, lo, hi, bits, LLVMBuildExtractElement(b, addr, g->first_lane, ""), out);
   /* The lanes' addresses: one (a uniform pointer, a kernel argument),
    * consecutive elements (the usual a[get_global_id(0)]), two runs of
    * them, elements two or four apart, or anything. Only one address
@@ -1042,8 +1051,7 @@ static void gen_amo(struct gen *g, const struct sg_uop *u, uint64_t pc, uint32_t
                   out);
   LLVMPositionBuilderAtEnd(b, aligned);
   LLVMValueRef h = gen_span(g, u, size, SG_PERM_R | SG_PERM_W, lo, hi, out);
-  gen_limit(g, u, pc, done, lo, hi, bits, LLVMBuildExtractElement(b, addr, g->first_lane, ""),
-            out);
+  gen_limit(g, pc, done, lo, hi, bits, LLVMBuildExtractElement(b, addr, g->first_lane, ""), out);
   LLVMValueRef row[3];
   for (unsigned i = 0; i < 3; i++) {
     LLVMValueRef at = c64(g, (uint64_t)i * g->ws * 8);
@@ -1348,25 +1356,25 @@ static bool make_lljit(struct sg_jit *j, char **why) {
     return false;
   }
   LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
-  j->layout = LLVMCopyStringRepOfTargetData(td);
+  j->t.layout = LLVMCopyStringRepOfTargetData(td);
   LLVMDisposeTargetData(td);
-  j->triple = LLVMGetTargetMachineTriple(tm);
-  j->tm = tm;
+  j->t.triple = LLVMGetTargetMachineTriple(tm);
+  j->t.tm = tm;
   LLVMOrcLLJITBuilderRef jb = LLVMOrcCreateLLJITBuilder();
   LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(
       jb, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(host_machine(&err)));
-  LLVMErrorRef e = LLVMOrcCreateLLJIT(&j->lljit, jb);
+  LLVMErrorRef e = LLVMOrcCreateLLJIT(&j->t.lljit, jb);
   if (e) {
     *why = take_error(e);
-    j->lljit = NULL;
+    j->t.lljit = NULL;
     return false;
   }
   /* libm and compiler-rt calls the back end may emit (fma without FMA
    * hardware, for one) resolve in this process. */
   LLVMOrcDefinitionGeneratorRef dg = NULL;
   if (!(e = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
-            &dg, LLVMOrcLLJITGetGlobalPrefix(j->lljit), NULL, NULL)))
-    LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(j->lljit), dg);
+            &dg, LLVMOrcLLJITGetGlobalPrefix(j->t.lljit), NULL, NULL)))
+    LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(j->t.lljit), dg);
   else
     LLVMConsumeError(e);
   return true;
@@ -1374,15 +1382,15 @@ static bool make_lljit(struct sg_jit *j, char **why) {
 
 /* Translates the blocks of two or more instructions reachable from the
  * entry at word e that are not translated yet: one module, optimised for
- * the host, added to the program's LLJIT; fills their j->entry. */
+ * the host, added to the program's LLJIT; fills their j->t.entry. */
 static bool translate(const struct sg_code *code, struct sg_jit *j, size_t e, char **why) {
   static pthread_once_t once = PTHREAD_ONCE_INIT;
   pthread_once(&once, init_llvm);
-  if (!j->entry && !(j->entry = calloc(code->n ? code->n : 1, sizeof *j->entry))) {
+  if (!j->t.entry && !(j->t.entry = calloc(code->n ? code->n : 1, sizeof *j->t.entry))) {
     *why = strdup("out of memory");
     return false;
   }
-  if (!j->lljit && !make_lljit(j, why))
+  if (!j->t.lljit && !make_lljit(j, why))
     return false;
   bool *lead = leaders(code), *reach = reachable(code, e);
   if (!lead || !reach) {
@@ -1404,8 +1412,8 @@ static bool translate(const struct sg_code *code, struct sg_jit *j, size_t e, ch
   g.vf32 = LLVMVectorType(g.f32, g.ws), g.vf64 = LLVMVectorType(g.f64, g.ws);
   LLVMTypeRef span_args[] = {g.ptr, g.ptr, g.i32, g.i64, g.i32, g.i32, g.i64, g.i64, g.i32, g.i64};
   g.span_ty = LLVMFunctionType(g.ptr, span_args, 10, false);
-  LLVMTypeRef note_args[] = {g.ptr, g.i64, g.ptr, g.i32, g.i64, g.i64, g.i32, g.i64};
-  g.note_ty = LLVMFunctionType(g.ptr, note_args, 8, false);
+  LLVMTypeRef note_args[] = {g.ptr, g.i64, g.i32, g.i64, g.i64, g.i32, g.i64};
+  g.note_ty = LLVMFunctionType(g.ptr, note_args, 7, false);
   LLVMValueRef lane[SG_MAX_WARP_SIZE];
   unsigned half = g.ws / 2 ? g.ws / 2 : 1;
   for (unsigned n = 0; n <= 8; n++) {
@@ -1435,24 +1443,24 @@ static bool translate(const struct sg_code *code, struct sg_jit *j, size_t e, ch
   g.value_ty = LLVMFunctionType(g.i64, value_args, 3, false);
   LLVMTypeRef amo_args[] = {g.ptr, g.i32, g.i64, g.ptr, g.ptr, g.ptr, g.ptr, g.i64, g.i32};
   g.amo_ty = LLVMFunctionType(LLVMVoidTypeInContext(g.ctx), amo_args, 9, false);
-  LLVMSetDataLayout(g.mod, j->layout);
-  LLVMSetTarget(g.mod, j->triple);
+  LLVMSetDataLayout(g.mod, j->t.layout);
+  LLVMSetTarget(g.mod, j->t.triple);
   uint32_t blocks = 0;
   for (size_t i = 0; i < code->n;) {
     uint32_t len = 0;
     while (i + len < code->n && len < SG_BLOCK_MAX && kind_of(code, &code->uops[i + len]) != K_NONE &&
            (len == 0 || !lead[i + len]))
       len++;
-    if (len >= 1 && lead[i] && reach[i] && !j->entry[i].len) {
+    if (len >= 1 && lead[i] && reach[i] && !j->t.entry[i].len) {
       char name[32];
       snprintf(name, sizeof name, "b%zu", i);
       gen_block(&g, code, i, len, name, i == e && !targeted(code, e));
-      j->entry[i].len = len;
+      j->t.entry[i].len = len;
       for (uint32_t k = 0; k < len; k++)
-        j->entry[i].dyn_rm |= kind_of(code, &code->uops[i + k]) == K_FP &&
-                              code->uops[i + k].rm == SG_RM_DYN;
+        j->t.entry[i].dyn_rm |=
+            kind_of(code, &code->uops[i + k]) == K_FP && code->uops[i + k].rm == SG_RM_DYN;
       blocks++;
-      j->insns += len;
+      j->t.insns += len;
     }
     if (len == SG_BLOCK_MAX && i + len < code->n) /* longer straight-line code goes on in a block of its own */
       lead[i + len] = true;
@@ -1461,7 +1469,7 @@ static bool translate(const struct sg_code *code, struct sg_jit *j, size_t e, ch
   free(lead);
   free(reach);
   LLVMDisposeBuilder(g.b);
-  j->blocks += blocks;
+  j->t.blocks += blocks;
   bool ok = false;
   LLVMErrorRef err = NULL;
   char *verr = NULL;
@@ -1481,7 +1489,10 @@ static bool translate(const struct sg_code *code, struct sg_jit *j, size_t e, ch
    * (the same register row loaded by several instructions) is what pays;
    * the loop and inlining pipelines of O2 would only cost compile time. */
   LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-  err = LLVMRunPasses(g.mod, "function(mem2reg,instcombine<no-verify-fixpoint>,early-cse,dse,instcombine<no-verify-fixpoint>)", j->tm, po);
+  err = LLVMRunPasses(g.mod,
+                      "function(mem2reg,instcombine<no-verify-fixpoint>,early-cse,dse,instcombine<"
+                      "no-verify-fixpoint>)",
+                      j->t.tm, po);
   LLVMDisposePassBuilderOptions(po);
   if (err) {
     *why = take_error(err);
@@ -1489,32 +1500,33 @@ static bool translate(const struct sg_code *code, struct sg_jit *j, size_t e, ch
     goto done;
   }
   LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(g.mod, tsc);
-  if ((err = LLVMOrcLLJITAddLLVMIRModule(j->lljit, LLVMOrcLLJITGetMainJITDylib(j->lljit), tsm))) {
+  if ((err =
+           LLVMOrcLLJITAddLLVMIRModule(j->t.lljit, LLVMOrcLLJITGetMainJITDylib(j->t.lljit), tsm))) {
     *why = take_error(err);
     LLVMOrcDisposeThreadSafeModule(tsm);
     goto done;
   }
   ok = true;
   for (size_t i = 0; i < code->n && ok; i++) {
-    if (!j->entry[i].len || j->entry[i].fn)
+    if (!j->t.entry[i].len || j->t.entry[i].fn)
       continue;
     char name[32];
     snprintf(name, sizeof name, "b%zu", i);
     LLVMOrcExecutorAddress addr = 0;
-    if ((err = LLVMOrcLLJITLookup(j->lljit, &addr, name))) {
+    if ((err = LLVMOrcLLJITLookup(j->t.lljit, &addr, name))) {
       *why = take_error(err);
       ok = false;
     } else {
-      j->entry[i].fn = (uint32_t(*)(struct sg_core *, struct sg_warp *,
-                                    const struct sg_block_limit *, uint64_t))(uintptr_t)addr;
+      j->t.entry[i].fn = (uint32_t(*)(struct sg_core *, struct sg_warp *,
+                                      const struct sg_block_limit *, uint64_t))(uintptr_t)addr;
     }
   }
 done:
   LLVMOrcDisposeThreadSafeContext(tsc);
   if (!ok) /* blocks without a function are not run */
     for (size_t i = 0; i < code->n; i++)
-      if (!j->entry[i].fn)
-        j->entry[i].len = 0;
+      if (!j->t.entry[i].fn)
+        j->t.entry[i].len = 0;
   return ok;
 }
 
@@ -1525,38 +1537,143 @@ static double now_ms(void) {
 }
 
 /* The record of a kernel entry (created when new; NULL without memory). */
+/* ---- A program's translation, and its reuse ------------------------------ */
+
+enum sg_status sg_jit_create(const struct sg_code *code, const uint32_t *words,
+                             struct sg_jit **out) {
+  struct sg_jit *j = calloc(1, sizeof *j);
+  size_t n = code->n ? code->n : 1;
+  if (!j || !(j->words = malloc(n * sizeof *j->words)) ||
+      !(j->reconv = malloc(n * sizeof *j->reconv))) {
+    if (j)
+      free(j->words);
+    free(j);
+    return SG_ENOMEM;
+  }
+  pthread_mutex_init(&j->lock, NULL);
+  j->base = code->base;
+  j->n = code->n;
+  memcpy(j->words, words, code->n * sizeof *j->words);
+  memcpy(j->reconv, code->reconv, code->n * sizeof *j->reconv);
+  *out = j;
+  return SG_OK;
+}
+
+static void translation_free(struct translation *t) {
+  if (t->lljit) {
+    LLVMErrorRef e = LLVMOrcDisposeLLJIT(t->lljit);
+    if (e)
+      LLVMConsumeError(e);
+  }
+  if (t->tm)
+    LLVMDisposeTargetMachine(t->tm);
+  LLVMDisposeMessage(t->layout);
+  LLVMDisposeMessage(t->triple);
+  free(t->kernels);
+  free(t->entry);
+}
+
+static void jit_free(struct sg_jit *j) {
+  if (!j)
+    return;
+  translation_free(&j->t);
+  free(j->words);
+  free(j->reconv);
+  pthread_mutex_destroy(&j->lock);
+  free(j);
+}
+
+/* Translations outlive their program: the CTS, and applications, build
+ * the same program again and again (c11_atomics translated 16 programs
+ * 443 times in a minute), and what one program's code was translated to
+ * serves any program with the same code and warp size. The last
+ * RETIRED_MAX released ones wait here for such a twin, the oldest going
+ * first. */
+#define RETIRED_MAX 16
+static pthread_mutex_t retired_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct sg_jit *retired[RETIRED_MAX];
+static unsigned nretired;
+
+void sg_jit_destroy(struct sg_jit *j) {
+  if (!j || !j->t.lljit || j->t.failed) {
+    jit_free(j);
+    return;
+  }
+  struct sg_jit *oldest = NULL;
+  pthread_mutex_lock(&retired_lock);
+  if (nretired == RETIRED_MAX) {
+    oldest = retired[0];
+    memmove(retired, retired + 1, --nretired * sizeof *retired);
+  }
+  retired[nretired++] = j;
+  pthread_mutex_unlock(&retired_lock);
+  jit_free(oldest);
+}
+
+static bool same_code(const struct sg_jit *a, const struct sg_jit *b) {
+  return a->base == b->base && a->n == b->n &&
+         !memcmp(a->words, b->words, a->n * sizeof *a->words) &&
+         !memcmp(a->reconv, b->reconv, a->n * sizeof *a->reconv);
+}
+
+/* A program's first use, at warp size ws (under j->lock): a released
+ * program's translation of the same code for ws, if one waits, becomes
+ * this one's, with its kernels' counts (so a kernel translated there is
+ * translated here from its first CTA). */
+static void first_use(struct sg_jit *j, unsigned ws) {
+  if (j->ws)
+    return;
+  j->ws = ws;
+  struct sg_jit *twin = NULL;
+  pthread_mutex_lock(&retired_lock);
+  for (unsigned i = nretired; i-- > 0;)
+    if (retired[i]->ws == ws && same_code(retired[i], j)) {
+      twin = retired[i];
+      memmove(&retired[i], &retired[i + 1], (--nretired - i) * sizeof *retired);
+      break;
+    }
+  pthread_mutex_unlock(&retired_lock);
+  if (!twin)
+    return;
+  struct translation mine = j->t;
+  j->t = twin->t;
+  twin->t = mine;
+  jit_free(twin);
+}
+
 static struct kernel *kernel_of(struct sg_jit *j, uint64_t entry_pc) {
-  for (uint32_t i = 0; i < j->nkernels; i++)
-    if (j->kernels[i].entry_pc == entry_pc)
-      return &j->kernels[i];
-  struct kernel *k = realloc(j->kernels, (j->nkernels + 1) * sizeof *k);
+  for (uint32_t i = 0; i < j->t.nkernels; i++)
+    if (j->t.kernels[i].entry_pc == entry_pc)
+      return &j->t.kernels[i];
+  struct kernel *k = realloc(j->t.kernels, (j->t.nkernels + 1) * sizeof *k);
   if (!k)
     return NULL;
-  j->kernels = k;
-  k[j->nkernels] = (struct kernel){.entry_pc = entry_pc};
-  return &k[j->nkernels++];
+  j->t.kernels = k;
+  k[j->t.nkernels] = (struct kernel){.entry_pc = entry_pc};
+  return &k[j->t.nkernels++];
 }
 
 static void translate_kernel(struct sg_core *c, const struct sg_code *code, struct sg_jit *j,
                              struct kernel *k) {
   char *why = NULL;
   double t0 = now_ms();
-  uint32_t before = j->blocks, insns = j->insns;
+  uint32_t before = j->t.blocks, insns = j->t.insns;
   k->translated = true;
   if (code->n > MAX_JIT_WORDS) {
-    j->failed = true;
+    j->t.failed = true;
     debug(c, "program of %zu instructions left to the interpreter (limit %d)", code->n,
           MAX_JIT_WORDS);
   } else if (!translate(code, j, (k->entry_pc - code->base) / 4, &why)) {
-    j->failed = true;
+    j->t.failed = true;
     debug(c, "translation failed, the program runs in the interpreter: %s", why ? why : "?");
   } else {
     double ms = now_ms() - t0;
-    j->compile_ms += ms;
-    debug(c, "kernel at 0x%llx: translated %u blocks (%u instructions) in %.1f ms; program: %u "
-             "blocks, %u of %zu instructions, %.1f ms",
-          (unsigned long long)k->entry_pc, j->blocks - before, j->insns - insns, ms, j->blocks,
-          j->insns, code->n, j->compile_ms);
+    j->t.compile_ms += ms;
+    debug(c,
+          "kernel at 0x%llx: translated %u blocks (%u instructions) in %.1f ms; program: %u "
+          "blocks, %u of %zu instructions, %.1f ms",
+          (unsigned long long)k->entry_pc, j->t.blocks - before, j->t.insns - insns, ms,
+          j->t.blocks, j->t.insns, code->n, j->t.compile_ms);
   }
   free(why);
 }
@@ -1581,54 +1698,28 @@ const struct sg_jit_entry *sg_jit_entries(struct sg_core *c, const struct sg_cod
    * interprets meanwhile. */
   if (pthread_mutex_trylock(&j->lock))
     return NULL;
-  if (!j->failed && j->ws == 0)
-    j->ws = c->cfg.warp_size;
+  first_use(j, c->cfg.warp_size);
   struct kernel *k = kernel_of(j, entry_pc);
-  if (!j->failed && k && !k->translated && j->ws == c->cfg.warp_size && time_to_translate(c, k))
+  if (!j->t.failed && k && !k->translated && j->ws == c->cfg.warp_size && time_to_translate(c, k))
     translate_kernel(c, code, j, k);
   /* Only a translated kernel gets the entries: another kernel of the
    * program goes on counting toward its own translation (sg_jit_ran). */
-  bool usable = !j->failed && j->ws == c->cfg.warp_size && j->lljit && k && k->translated;
+  bool usable = !j->t.failed && j->ws == c->cfg.warp_size && j->t.lljit && k && k->translated;
   pthread_mutex_unlock(&j->lock);
-  return usable ? j->entry : NULL;
+  return usable ? j->t.entry : NULL;
 }
 
-void sg_jit_ran(const struct sg_code *code, uint64_t entry_pc, uint64_t insns, bool first_cta) {
+void sg_jit_ran(const struct sg_code *code, unsigned ws, uint64_t entry_pc, uint64_t insns,
+                bool first_cta) {
   struct sg_jit *j = code->jit;
   if (!j)
     return;
   pthread_mutex_lock(&j->lock);
+  first_use(j, ws);
   struct kernel *k = kernel_of(j, entry_pc);
   if (k) {
     k->insns += insns;
     k->launches += first_cta;
   }
   pthread_mutex_unlock(&j->lock);
-}
-
-enum sg_status sg_jit_create(struct sg_jit **out) {
-  struct sg_jit *j = calloc(1, sizeof *j);
-  if (!j)
-    return SG_ENOMEM;
-  pthread_mutex_init(&j->lock, NULL);
-  *out = j;
-  return SG_OK;
-}
-
-void sg_jit_destroy(struct sg_jit *j) {
-  if (!j)
-    return;
-  if (j->lljit) {
-    LLVMErrorRef e = LLVMOrcDisposeLLJIT(j->lljit);
-    if (e)
-      LLVMConsumeError(e);
-  }
-  if (j->tm)
-    LLVMDisposeTargetMachine(j->tm);
-  LLVMDisposeMessage(j->layout);
-  LLVMDisposeMessage(j->triple);
-  free(j->kernels);
-  free(j->entry);
-  pthread_mutex_destroy(&j->lock);
-  free(j);
 }

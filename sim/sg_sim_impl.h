@@ -56,7 +56,11 @@ struct sg_jit_entry {
   bool dyn_rm;
 };
 struct sg_jit;
-enum sg_status sg_jit_create(struct sg_jit **out);
+/* The translation of code (decoded from words, its reconvergence table
+ * set), made on first use; destroying it may keep what it translated for
+ * a later program with the same code. */
+enum sg_status sg_jit_create(const struct sg_code *code, const uint32_t *words,
+                             struct sg_jit **out);
 void sg_jit_destroy(struct sg_jit *j);
 /* The program's blocks, indexed by word; the blocks reachable from the
  * kernel entry at entry_pc are translated once its CTAs have run
@@ -66,7 +70,8 @@ void sg_jit_destroy(struct sg_jit *j);
  * interpreted. */
 const struct sg_jit_entry *sg_jit_entries(struct sg_core *c, const struct sg_code *code,
                                           uint64_t entry_pc);
-void sg_jit_ran(const struct sg_code *code, uint64_t entry_pc, uint64_t insns, bool first_cta);
+void sg_jit_ran(const struct sg_code *code, unsigned ws, uint64_t entry_pc, uint64_t insns,
+                bool first_cta);
 /* What translated blocks call (sg_execute.c): the warp's span check of an
  * access by the lanes of mask at x[rs1] + imm whose addresses lie in
  * [lo, hi] (the host address of lo, or NULL: let the interpreter do it;
@@ -82,10 +87,10 @@ uint64_t sg_exec_csr_value(struct sg_core *c, struct sg_warp *w, uint32_t csr);
 void sg_exec_amo(struct sg_warp *w, uint32_t op, uint64_t mask, const uint64_t *addr,
                  const uint64_t *src, uint64_t *rd, uint8_t *h, uint64_t lo, uint32_t size);
 /* A block's note to the consumer following it (sg_block_ops.note) about
- * its memory instruction u at pc, the index-th of the block. */
-const struct sg_block_limit *sg_exec_note(struct sg_core *c, uint64_t pc, const struct sg_uop *u,
-                                          uint32_t index, uint64_t lo, uint64_t hi,
-                                          uint32_t lane, uint64_t first);
+ * its memory instruction at pc, the index-th of the block. (Translated code
+ * holds no pointer into the program: it may serve a later one, sg_jit.c.) */
+const struct sg_block_limit *sg_exec_note(struct sg_core *c, uint64_t pc, uint32_t index,
+                                          uint64_t lo, uint64_t hi, uint32_t lane, uint64_t first);
 
 /* ---- Reconvergence policies (sg_reconv_ipdom.c, sg_reconv_multipath.c) -- */
 

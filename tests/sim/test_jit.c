@@ -9,8 +9,9 @@
  * and used by the next, fmin and fmax on NaNs and zeros, AMOs of every kind on one word, on words lanes
  * share and on words of their own. The local ids a block computes for
  * itself are checked against the host's division over work-groups of many
- * shapes, and a long work-group goes on in blocks once its kernel is
- * translated, before it ends. */
+ * shapes, a long work-group goes on in blocks once its kernel is
+ * translated, before it ends, and a released program's translation serves
+ * the next program with the same code. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -311,48 +312,79 @@ static void count_insn(struct sg_hook *h, const struct sg_insn_record *r) {
   ((struct counter *)h)->insns++;
 }
 
-/* One work-group of 128 work-items counting to 20480 (two instructions an
- * iteration, about 164000 warp instructions): with jit_threshold 65536 the
- * kernel is translated while the group runs, and the rest of the loop runs
- * in blocks, the count the same. */
-static void test_translated_mid_cta(void **state) {
-  (void)state;
+/* Each thread counts to `to` (two instructions an iteration) and stores
+ * the count at data[8 t]. */
+static void build_count(struct prog *p, unsigned to) {
+  prog_init(p);
+  unsigned loop = label(p), done = label(p);
+  emit(p, CSRR(S0, SG_CSR_TIDLIN));
+  emit(p, SLLI(T0, S0, 3));
+  emit(p, ADD(S1, A0, T0));
+  emit(p, LUI(T1, ((to + 0x800) >> 12) << 12)); /* (addi's immediate is signed) */
+  emit(p, ADDI(T1, T1, (int)(to & 0xfff) - (int)(to & 0x800) * 2));
+  emit(p, ADDI(T0, ZERO, 0));
+  bind(p, loop);
+  emit(p, ADDI(T0, T0, 1));
+  br(p, F_BNE, T0, T1, loop, (int)done);
+  bind(p, done);
+  emit(p, SD(T0, 0, S1));
+  emit(p, SG_EXIT);
+  prog_finish(p);
+}
+
+/* Runs the counting program p (to `to`) as one work-group of 128 work-items
+ * in warps of ws, with jit_threshold 65536, and returns how many warp
+ * instructions ran interpreted (a counter that follows blocks hears them). */
+static uint64_t run_count(const struct prog *p, unsigned ws, unsigned to) {
   static const struct sg_block_ops ops = {.enter = count_enter, .leave = count_leave};
   struct counter n = {.hook = {.insn = count_insn, .block = &ops}};
   struct sg_hook *hooks[] = {&n.hook};
-  struct machine *m = machine_new(128, 32);
-  struct prog p;
-  prog_init(&p);
-  unsigned loop = label(&p), done = label(&p);
-  emit(&p, CSRR(S0, SG_CSR_TIDLIN));
-  emit(&p, SLLI(T0, S0, 3));
-  emit(&p, ADD(S1, A0, T0));
-  emit(&p, LUI(T1, 5 << 12)); /* 20480 */
-  emit(&p, ADDI(T0, ZERO, 0));
-  bind(&p, loop);
-  emit(&p, ADDI(T0, T0, 1));
-  br(&p, F_BNE, T0, T1, loop, (int)done);
-  bind(&p, done);
-  emit(&p, SD(T0, 0, S1));
-  emit(&p, SG_EXIT);
-  prog_finish(&p);
-  m->regions[0] = (struct sg_region){CODE_BASE, 4 * p.n, (uint8_t *)p.w, SG_PERM_R | SG_PERM_X,
+  struct machine *m = machine_new(128, ws);
+  m->regions[0] = (struct sg_region){CODE_BASE, 4 * p->n, (uint8_t *)p->w, SG_PERM_R | SG_PERM_X,
                                      "code", SG_SPACE_CONSTANT};
   struct sg_sim_config cfg = {
-      .warp_size = 32, .reconv = m->reconv, .engine = SG_ENGINE_JIT, .jit_threshold = 65536};
+      .warp_size = ws, .reconv = m->reconv, .engine = SG_ENGINE_JIT, .jit_threshold = 65536};
   struct sg_core *core;
   struct sg_code *code;
-  assert_int_equal(sg_code_create(p.w, p.n, CODE_BASE, p.rc, p.nrc, &code), SG_OK);
+  assert_int_equal(sg_code_create(p->w, p->n, CODE_BASE, p->rc, p->nrc, &code), SG_OK);
   assert_int_equal(sg_core_create(&cfg, 0, &core), SG_OK);
   sg_core_set_hooks(core, hooks, 1);
   assert_int_equal(sg_core_run_cta(core, code, &m->cta, &m->map, &m->findings, &m->fault), SG_OK);
   sg_core_destroy(core);
   sg_code_destroy(code);
   for (unsigned t = 0; t < 128; t++)
-    assert_int_equal(data64(m, t), 20480);
-  assert_true(n.blocks > 0);                    /* translated before the group ended */
-  assert_true(n.insns < 4 * 2 * 20480 - 65536); /* and most of the loop ran in blocks */
+    assert_int_equal(data64(m, t), to);
   machine_free(m);
+  return n.insns;
+}
+
+/* One work-group counting to 20480 (about 164000 warp instructions): with
+ * jit_threshold 65536 the kernel is translated while the group runs, and
+ * the rest of the loop runs in blocks, the count the same. */
+static void test_translated_mid_cta(void **state) {
+  (void)state;
+  struct prog p;
+  build_count(&p, 20480);
+  uint64_t interpreted = run_count(&p, 32, 20480);
+  assert_true(interpreted >= 65536);                  /* counted toward the threshold */
+  assert_true(interpreted < 4 * 2 * 20480 - 65536);   /* and most of the loop ran in blocks */
+}
+
+/* A released program's translation serves a later program with the same
+ * code and warp size from its first instruction, and no other: one that
+ * counts to another number, or runs in warps of another size, is
+ * interpreted until its own threshold. */
+static void test_translation_reused(void **state) {
+  (void)state;
+  struct prog p, other;
+  build_count(&p, 20000);
+  build_count(&other, 20004);
+  assert_true(run_count(&p, 32, 20000) >= 65536);
+  uint64_t again = run_count(&p, 32, 20000);
+  assert_true(again <= 4 * 4); /* per warp: the loop's first block, sg.exit */
+  assert_true(run_count(&other, 32, 20004) >= 65536);
+  assert_true(run_count(&p, 16, 20000) >= 65536);
+  assert_true(run_count(&p, 32, 20000) <= 4 * 4); /* still there after the others */
 }
 
 /* Thread t stores its local id, x | y << 16 | z << 32, at data[8 t]. */
@@ -408,6 +440,7 @@ int main(void) {
       cmocka_unit_test(test_amo),
       cmocka_unit_test(test_local_ids),
       cmocka_unit_test(test_translated_mid_cta),
+      cmocka_unit_test(test_translation_reused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
