@@ -113,8 +113,6 @@ static enum kind kind_of(const struct sg_code *code, const struct sg_uop *u) {
     return K_LOAD;
   case SG_OP_SB: case SG_OP_SH: case SG_OP_SW: case SG_OP_SD: case SG_OP_FSW: case SG_OP_FSD:
     return K_STORE;
-  case SG_OP_LR_W: case SG_OP_LR_D: case SG_OP_SC_W: case SG_OP_SC_D:
-    return K_NONE; /* their reservations are per lane, the interpreter's */
   case SG_OP_BEQ: case SG_OP_BNE: case SG_OP_BLT: case SG_OP_BGE: case SG_OP_BLTU: case SG_OP_BGEU:
     return K_BRANCH; /* ends its block; the block leaves a divergent one to the interpreter */
   case SG_OP_JAL:
@@ -124,7 +122,7 @@ static enum kind kind_of(const struct sg_code *code, const struct sg_uop *u) {
     unsigned csr = (unsigned)u->imm;
     return u->rs1 == 0 && csr >= SG_CSR_LANE && sg_csr_name(csr) ? K_CSR : K_NONE;
   }
-  default: { /* the AMOs, as sg_insn.def names them */
+  default: { /* the AMOs and LR/SC, as sg_insn.def names them */
     uint32_t size;
     return sg_op_access((enum sg_op)u->op, &size) == SG_MEM_ATOMIC ? K_AMO : K_NONE;
   }
@@ -1031,9 +1029,10 @@ static void gen_mem(struct gen *g, const struct sg_uop *u, uint64_t pc, enum kin
   gen_log(g, done, lo, hi, addr, get(g, fp, k == K_STORE ? vr : dr));
 }
 
-/* An AMO: the span check and the consumer's limit as for a load or store,
- * the lanes aligned, then the interpreter's own atomics on the lanes' host
- * addresses (sg_exec_amo: one for the warp where they name one word). A
+/* An AMO, LR or SC: the span check and the consumer's limit as for a load
+ * or store, the lanes aligned, then the interpreter's own atomics on the
+ * lanes' host addresses (sg_exec_amo: one for the warp where an AMO's lanes
+ * name one word; LR and SC lane by lane, with the lanes' reservations). A
  * consumer that asks for the accesses (g->log) gets this one from the
  * interpreter: the block returns before it. */
 static void gen_amo(struct gen *g, const struct sg_uop *u, uint64_t pc, uint32_t done) {

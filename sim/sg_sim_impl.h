@@ -81,7 +81,7 @@ uint8_t *sg_exec_span(struct sg_core *c, struct sg_warp *w, uint32_t rs1, int64_
                       uint32_t size, uint32_t perm, uint64_t lo, uint64_t hi, uint32_t slot,
                       uint64_t mask);
 uint64_t sg_exec_csr_value(struct sg_core *c, struct sg_warp *w, uint32_t csr);
-/* An AMO (not LR/SC) by the lanes of mask whose addresses addr[] lie in
+/* An AMO, LR or SC by the lanes of mask whose addresses addr[] lie in
  * [lo, lo + span] of one region, lo at host address h, checked and aligned:
  * the lanes' results to rd[], as the interpreter's. */
 void sg_exec_amo(struct sg_warp *w, uint32_t op, uint64_t mask, const uint64_t *addr,

@@ -295,7 +295,7 @@ static void test_amo(void **state) {
 /* A consumer that follows blocks and counts what it hears. */
 struct counter {
   struct sg_hook hook;
-  uint64_t blocks, insns;
+  uint64_t blocks, insns, atomics;
 };
 static const struct sg_block_limit *count_enter(struct sg_hook *h, uint32_t warp, uint64_t pc,
                                                 const struct sg_uop *uops, uint32_t len,
@@ -308,8 +308,89 @@ static void count_leave(struct sg_hook *h, uint32_t ran, const struct sg_block_l
   (void)h, (void)ran, (void)log;
 }
 static void count_insn(struct sg_hook *h, const struct sg_insn_record *r) {
-  (void)r;
   ((struct counter *)h)->insns++;
+  ((struct counter *)h)->atomics += r->mem == SG_MEM_ATOMIC;
+}
+
+/* The atomics the interpreter ran when the program build makes runs on 8
+ * work-items in warps of 4 under engine (translating at once), a consumer
+ * that follows blocks attached. */
+static uint64_t interpreted_atomics(void (*build)(struct prog *), const uint8_t *init, size_t n,
+                                    enum sg_engine engine) {
+  static const struct sg_block_ops ops = {.enter = count_enter, .leave = count_leave};
+  struct counter c = {.hook = {.insn = count_insn, .block = &ops}};
+  struct sg_hook *hooks[] = {&c.hook};
+  struct machine *m = machine_new(8, 4);
+  memcpy(m->data, init, n);
+  struct prog p;
+  prog_init(&p);
+  build(&p);
+  prog_finish(&p);
+  m->regions[0] = (struct sg_region){CODE_BASE, 4 * p.n, (uint8_t *)p.w, SG_PERM_R | SG_PERM_X,
+                                     "code", SG_SPACE_CONSTANT};
+  struct sg_sim_config cfg = {
+      .warp_size = 4, .reconv = m->reconv, .engine = engine, .jit_threshold = 0};
+  struct sg_core *core;
+  struct sg_code *code;
+  assert_int_equal(sg_code_create(p.w, p.n, CODE_BASE, p.rc, p.nrc, &code), SG_OK);
+  assert_int_equal(sg_core_create(&cfg, 0, &core), SG_OK);
+  sg_core_set_hooks(core, hooks, 1);
+  assert_int_equal(sg_core_run_cta(core, code, &m->cta, &m->map, &m->findings, &m->fault), SG_OK);
+  sg_core_destroy(core);
+  sg_code_destroy(code);
+  machine_free(m);
+  return c.atomics;
+}
+
+/* Thread t adds t + 1 to one word for all (lrsc_spread 0) or the word of
+ * t & 1 (1) with an LR/SC loop, and stores the value its successful LR
+ * read and how often its SC failed: lanes that share a word fail in lane
+ * order, so both engines must agree on every count. */
+static unsigned lrsc_width, lrsc_spread;
+static void build_lrsc(struct prog *p) {
+  unsigned retry = label(p), done = label(p);
+  emit(p, CSRR(S0, SG_CSR_TIDLIN));
+  emit(p, SLLI(T0, S0, 3));
+  emit(p, ADD(S1, A0, T0));
+  emit(p, ANDI(T2, S0, lrsc_spread));
+  emit(p, SLLI(T2, T2, 3));
+  emit(p, ADD(T2, T2, A0));
+  emit(p, ADDI(T2, T2, 1024));
+  emit(p, ADDI(T4, S0, 1));
+  emit(p, ADDI(T5, ZERO, 0));
+  bind(p, retry);
+  emit(p, enc_r(0x02 << 2, ZERO, T2, lrsc_width, T1, 0x2f)); /* lr t1, (t2) */
+  emit(p, ADD(T3, T1, T4));
+  emit(p, enc_r(0x03 << 2, T3, T2, lrsc_width, T6, 0x2f)); /* sc t6, t3, (t2) */
+  emit(p, ADD(T5, T5, T6));
+  br(p, F_BNE, T6, ZERO, retry, (int)done);
+  bind(p, done);
+  emit(p, SD(T1, 512, S1));
+  emit(p, SD(T5, 768, S1));
+  emit(p, SG_EXIT);
+}
+
+static void test_lr_sc(void **state) {
+  (void)state;
+  uint8_t init[1088];
+  for (unsigned i = 0; i < sizeof init; i++)
+    init[i] = (uint8_t)(i * 151 + (i >> 3) * 89);
+  for (lrsc_width = 2; lrsc_width <= 3; lrsc_width++)
+    for (lrsc_spread = 0; lrsc_spread < 2; lrsc_spread++) {
+      struct machine *m;
+      same_on_both(build_lrsc, init, sizeof init, &m);
+      uint64_t want[2];
+      memcpy(want, init + 1024, sizeof want);
+      for (unsigned t = 0; t < 8; t++)
+        want[lrsc_spread ? t & 1 : 0] += t + 1;
+      for (unsigned w = 0; w < 2; w++)
+        assert_int_equal(lrsc_width == 3 ? data64(m, 128 + w) : (uint32_t)data64(m, 128 + w),
+                         lrsc_width == 3 ? want[w] : (uint32_t)want[w]);
+      machine_free(m);
+      /* and under engine = jit no LR or SC is left to the interpreter */
+      assert_int_equal(interpreted_atomics(build_lrsc, init, sizeof init, SG_ENGINE_JIT), 0);
+      assert_true(interpreted_atomics(build_lrsc, init, sizeof init, SG_ENGINE_INTERP) > 0);
+    }
 }
 
 /* Each thread counts to `to` (two instructions an iteration) and stores
@@ -438,6 +519,7 @@ int main(void) {
       cmocka_unit_test(test_minmax),
       cmocka_unit_test(test_accesses),
       cmocka_unit_test(test_amo),
+      cmocka_unit_test(test_lr_sc),
       cmocka_unit_test(test_local_ids),
       cmocka_unit_test(test_translated_mid_cta),
       cmocka_unit_test(test_translation_reused),
