@@ -1488,10 +1488,9 @@ static bool translate(const struct sg_code *code, struct sg_jit *j, size_t e, ch
    * (the same register row loaded by several instructions) is what pays;
    * the loop and inlining pipelines of O2 would only cost compile time. */
   LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-  err = LLVMRunPasses(g.mod,
-                      "function(mem2reg,instcombine<no-verify-fixpoint>,early-cse,dse,instcombine<"
-                      "no-verify-fixpoint>)",
-                      j->t.tm, po);
+  static const char passes[] = "function(mem2reg,instcombine<no-verify-fixpoint>,early-cse,dse,"
+                               "instcombine<no-verify-fixpoint>)";
+  err = LLVMRunPasses(g.mod, passes, j->t.tm, po);
   LLVMDisposePassBuilderOptions(po);
   if (err) {
     *why = take_error(err);
@@ -1535,7 +1534,6 @@ static double now_ms(void) {
   return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
 }
 
-/* The record of a kernel entry (created when new; NULL without memory). */
 /* ---- A program's translation, and its reuse ------------------------------ */
 
 enum sg_status sg_jit_create(const struct sg_code *code, const uint32_t *words,
@@ -1640,6 +1638,7 @@ static void first_use(struct sg_jit *j, unsigned ws) {
   jit_free(twin);
 }
 
+/* The record of a kernel entry (created when new; NULL without memory). */
 static struct kernel *kernel_of(struct sg_jit *j, uint64_t entry_pc) {
   for (uint32_t i = 0; i < j->t.nkernels; i++)
     if (j->t.kernels[i].entry_pc == entry_pc)
