@@ -6,8 +6,9 @@
  * (NaN, infinities, out of range, -0), accesses at one address, to
  * consecutive elements and strided ones, sub-word stores, blocks that
  * end in a uniform or a divergent branch, and NaNs made by one FP operation
- * and used by the next, fmin and fmax on NaNs and zeros, AMOs of every kind on one word, on words lanes
- * share and on words of their own. The local ids a block computes for
+ * and used by the next, fmin and fmax on NaNs and zeros, AMOs of every
+ * kind on one word, on words lanes share and on words of their own, and
+ * LR/SC loops whose lanes contend. The local ids a block computes for
  * itself are checked against the host's division over work-groups of many
  * shapes, a long work-group goes on in blocks once its kernel is
  * translated, before it ends, and a released program's translation serves
