@@ -343,7 +343,7 @@ static bool barrier_release(struct sg_core *c, struct sg_cta_slot *cs) {
   if (sg_core_wants(c, SG_EV_BARRIER_RELEASE))
     sg_core_emit(c, cs, NULL,
                  &(struct sg_event){.kind = SG_EV_BARRIER_RELEASE, .time = time_of(c, cs),
-                                   .pc = lead->barrier_pc, .arg = cs->slot});
+                                    .pc = lead->barrier_pc, .arg = cs->slot});
   return true;
 }
 
@@ -353,8 +353,9 @@ static void warp_stopped(struct sg_core *c, struct sg_cta_slot *cs, struct sg_wa
   if (w->state == SG_WARP_BARRIER) {
     cs->at_barrier++;
     if (sg_core_wants(c, SG_EV_BARRIER_WAIT))
-      sg_core_emit(c, cs, w, &(struct sg_event){.kind = SG_EV_BARRIER_WAIT, .time = time_of(c, cs),
-                                           .pc = w->barrier_pc, .arg = cs->slot});
+      sg_core_emit(c, cs, w,
+                   &(struct sg_event){.kind = SG_EV_BARRIER_WAIT, .time = time_of(c, cs),
+                                      .pc = w->barrier_pc, .arg = cs->slot});
   } else if (w->state == SG_WARP_DONE) {
     cs->running--;
     if (sg_core_wants(c, SG_EV_WARP_END))
@@ -487,7 +488,7 @@ static void cta_start(struct sg_core *c, uint32_t s, const struct sg_cta_desc *c
   if (sg_core_wants(c, SG_EV_CTA_START))
     sg_core_emit(c, cs, NULL,
                  &(struct sg_event){.kind = SG_EV_CTA_START, .time = time_of(c, cs),
-                                   .arg = cta->num_warps, .arg2 = cs->first_warp, .desc = cta});
+                                    .arg = cta->num_warps, .arg2 = cs->first_warp, .desc = cta});
 }
 
 enum sg_status sg_core_run_cta(struct sg_core *c, const struct sg_code *code,
@@ -512,7 +513,8 @@ enum sg_status sg_core_run_cta(struct sg_core *c, const struct sg_code *code,
   jit_progress(c, cs, true);
   if (sg_core_wants(c, SG_EV_CTA_END))
     sg_core_emit(c, cs, NULL,
-                 &(struct sg_event){.kind = SG_EV_CTA_END, .time = time_of(c, cs), .arg = s != SG_OK});
+                 &(struct sg_event){.kind = SG_EV_CTA_END, .time = time_of(c, cs),
+                                    .arg = s != SG_OK});
   cs->desc = NULL;
   return c->stopped ? SG_EFAULT : s;
 }
@@ -638,8 +640,7 @@ bool sg_core_cta_finish(struct sg_core *c, uint32_t s) {
   if (!cs->desc || cs->running > 0)
     return false;
   if (sg_core_wants(c, SG_EV_CTA_END))
-    sg_core_emit(c, cs, NULL,
-                 &(struct sg_event){.kind = SG_EV_CTA_END, .time = time_of(c, cs)});
+    sg_core_emit(c, cs, NULL, &(struct sg_event){.kind = SG_EV_CTA_END, .time = time_of(c, cs)});
   for (uint32_t i = 0; i < cs->num_warps; i++)
     c->warps[cs->first_warp + i]->cta = NULL;
   cs->desc = NULL;

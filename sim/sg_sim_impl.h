@@ -263,8 +263,8 @@ enum sg_warp_state sg_warp_peek(struct sg_core *c, struct sg_warp *w, uint64_t *
 /* Performs deferred atomic r of warp w (sg_core_atomic_complete). */
 void sg_warp_atomics(struct sg_warp *w, const struct sg_insn_record *r);
 
-/* Hands an event of CTA cs to the consumers, with its ids and w's (w NULL:
- * CTA-wide). */
+/* Hands event e of CTA cs to the consumers, its ids and w's filled in (w
+ * NULL: CTA-wide). */
 void sg_core_emit(struct sg_core *c, const struct sg_cta_slot *cs, const struct sg_warp *w,
                   struct sg_event *e);
 /* Does a consumer want events of kind k? Checked before one is built. */

@@ -205,8 +205,9 @@ static unsigned popcount(uint64_t m) {
 
 /* Over many shapes and warp sizes (powers of two or not), the lanes that
  * run are exactly the ND-range's work-items: as many as
- * global_size[0]*[1]*[2], in both modes, each lane's by its local id; CTA i has the ids of the i-th in
- * x-fastest order and as many warps as its threads fill. */
+ * global_size[0]*[1]*[2], in both modes, each lane's by its local id; CTA
+ * i has the ids of the i-th in x-fastest order and as many warps as its
+ * threads fill. */
 static void test_running_lanes_count_work_items(void **state) {
   (void)state;
   srand(12345);
