@@ -313,34 +313,41 @@ static void count_insn(struct sg_hook *h, const struct sg_insn_record *r) {
   ((struct counter *)h)->atomics += r->mem == SG_MEM_ATOMIC;
 }
 
+/* Runs p on m in warps of ws under engine with jit_threshold, a consumer
+ * that follows blocks attached, and returns what it heard. */
+static struct counter run_counted(struct machine *m, const struct prog *p, unsigned ws,
+                                  enum sg_engine engine, uint64_t threshold) {
+  static const struct sg_block_ops ops = {.enter = count_enter, .leave = count_leave};
+  struct counter n = {.hook = {.insn = count_insn, .block = &ops}};
+  struct sg_hook *hooks[] = {&n.hook};
+  m->regions[0] = (struct sg_region){CODE_BASE, 4 * p->n, (uint8_t *)p->w, SG_PERM_R | SG_PERM_X,
+                                     "code", SG_SPACE_CONSTANT};
+  struct sg_sim_config cfg = {
+      .warp_size = ws, .reconv = m->reconv, .engine = engine, .jit_threshold = threshold};
+  struct sg_core *core;
+  struct sg_code *code;
+  assert_int_equal(sg_code_create(p->w, p->n, CODE_BASE, p->rc, p->nrc, &code), SG_OK);
+  assert_int_equal(sg_core_create(&cfg, 0, &core), SG_OK);
+  sg_core_set_hooks(core, hooks, 1);
+  assert_int_equal(sg_core_run_cta(core, code, &m->cta, &m->map, &m->findings, &m->fault), SG_OK);
+  sg_core_destroy(core);
+  sg_code_destroy(code);
+  return n;
+}
+
 /* The atomics the interpreter ran when the program build makes runs on 8
- * work-items in warps of 4 under engine (translating at once), a consumer
- * that follows blocks attached. */
+ * work-items in warps of 4 under engine (translating at once). */
 static uint64_t interpreted_atomics(void (*build)(struct prog *), const uint8_t *init, size_t n,
                                     enum sg_engine engine) {
-  static const struct sg_block_ops ops = {.enter = count_enter, .leave = count_leave};
-  struct counter c = {.hook = {.insn = count_insn, .block = &ops}};
-  struct sg_hook *hooks[] = {&c.hook};
   struct machine *m = machine_new(8, 4);
   memcpy(m->data, init, n);
   struct prog p;
   prog_init(&p);
   build(&p);
   prog_finish(&p);
-  m->regions[0] = (struct sg_region){CODE_BASE, 4 * p.n, (uint8_t *)p.w, SG_PERM_R | SG_PERM_X,
-                                     "code", SG_SPACE_CONSTANT};
-  struct sg_sim_config cfg = {
-      .warp_size = 4, .reconv = m->reconv, .engine = engine, .jit_threshold = 0};
-  struct sg_core *core;
-  struct sg_code *code;
-  assert_int_equal(sg_code_create(p.w, p.n, CODE_BASE, p.rc, p.nrc, &code), SG_OK);
-  assert_int_equal(sg_core_create(&cfg, 0, &core), SG_OK);
-  sg_core_set_hooks(core, hooks, 1);
-  assert_int_equal(sg_core_run_cta(core, code, &m->cta, &m->map, &m->findings, &m->fault), SG_OK);
-  sg_core_destroy(core);
-  sg_code_destroy(code);
+  uint64_t atomics = run_counted(m, &p, 4, engine, 0).atomics;
   machine_free(m);
-  return c.atomics;
+  return atomics;
 }
 
 /* Thread t adds t + 1 to one word for all (lrsc_spread 0) or the word of
@@ -418,26 +425,12 @@ static void build_count(struct prog *p, unsigned to) {
  * in warps of ws, with jit_threshold 65536, and returns how many warp
  * instructions ran interpreted (a counter that follows blocks hears them). */
 static uint64_t run_count(const struct prog *p, unsigned ws, unsigned to) {
-  static const struct sg_block_ops ops = {.enter = count_enter, .leave = count_leave};
-  struct counter n = {.hook = {.insn = count_insn, .block = &ops}};
-  struct sg_hook *hooks[] = {&n.hook};
   struct machine *m = machine_new(128, ws);
-  m->regions[0] = (struct sg_region){CODE_BASE, 4 * p->n, (uint8_t *)p->w, SG_PERM_R | SG_PERM_X,
-                                     "code", SG_SPACE_CONSTANT};
-  struct sg_sim_config cfg = {
-      .warp_size = ws, .reconv = m->reconv, .engine = SG_ENGINE_JIT, .jit_threshold = 65536};
-  struct sg_core *core;
-  struct sg_code *code;
-  assert_int_equal(sg_code_create(p->w, p->n, CODE_BASE, p->rc, p->nrc, &code), SG_OK);
-  assert_int_equal(sg_core_create(&cfg, 0, &core), SG_OK);
-  sg_core_set_hooks(core, hooks, 1);
-  assert_int_equal(sg_core_run_cta(core, code, &m->cta, &m->map, &m->findings, &m->fault), SG_OK);
-  sg_core_destroy(core);
-  sg_code_destroy(code);
+  uint64_t interpreted = run_counted(m, p, ws, SG_ENGINE_JIT, 65536).insns;
   for (unsigned t = 0; t < 128; t++)
     assert_int_equal(data64(m, t), to);
   machine_free(m);
-  return n.insns;
+  return interpreted;
 }
 
 /* One work-group counting to 20480 (about 164000 warp instructions): with
