@@ -277,18 +277,24 @@ static void build_amo(struct prog *p) {
   emit(p, SG_EXIT);
 }
 
+/* The data the atomics tests start from: operands and words of every sign
+ * and magnitude. */
+static uint8_t atomic_init[1088];
+static void fill_atomic_init(void) {
+  for (unsigned i = 0; i < sizeof atomic_init; i++)
+    atomic_init[i] = (uint8_t)(i * 151 + (i >> 3) * 89);
+}
+
 static void test_amo(void **state) {
   (void)state;
   static const unsigned ops[] = {0x01, 0x00, 0x04, 0x0c, 0x08, 0x10, 0x14, 0x18, 0x1c};
-  uint8_t init[1088];
-  for (unsigned i = 0; i < sizeof init; i++)
-    init[i] = (uint8_t)(i * 151 + (i >> 3) * 89); /* signs and magnitudes of all kinds */
+  fill_atomic_init();
   for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++)
     for (amo_width = 2; amo_width <= 3; amo_width++)
       for (amo_spread = 0; amo_spread < 3; amo_spread++) {
         amo_funct5 = ops[o];
         struct machine *m;
-        same_on_both(build_amo, init, sizeof init, &m);
+        same_on_both(build_amo, atomic_init, sizeof atomic_init, &m);
         machine_free(m);
       }
 }
@@ -380,15 +386,13 @@ static void build_lrsc(struct prog *p) {
 
 static void test_lr_sc(void **state) {
   (void)state;
-  uint8_t init[1088];
-  for (unsigned i = 0; i < sizeof init; i++)
-    init[i] = (uint8_t)(i * 151 + (i >> 3) * 89);
+  fill_atomic_init();
   for (lrsc_width = 2; lrsc_width <= 3; lrsc_width++)
     for (lrsc_spread = 0; lrsc_spread < 2; lrsc_spread++) {
       struct machine *m;
-      same_on_both(build_lrsc, init, sizeof init, &m);
+      same_on_both(build_lrsc, atomic_init, sizeof atomic_init, &m);
       uint64_t want[2];
-      memcpy(want, init + 1024, sizeof want);
+      memcpy(want, atomic_init + 1024, sizeof want);
       for (unsigned t = 0; t < 8; t++)
         want[lrsc_spread ? t & 1 : 0] += t + 1;
       for (unsigned w = 0; w < 2; w++)
@@ -396,8 +400,9 @@ static void test_lr_sc(void **state) {
                          lrsc_width == 3 ? want[w] : (uint32_t)want[w]);
       machine_free(m);
       /* and under engine = jit no LR or SC is left to the interpreter */
-      assert_int_equal(interpreted_atomics(build_lrsc, init, sizeof init, SG_ENGINE_JIT), 0);
-      assert_true(interpreted_atomics(build_lrsc, init, sizeof init, SG_ENGINE_INTERP) > 0);
+      size_t n = sizeof atomic_init;
+      assert_int_equal(interpreted_atomics(build_lrsc, atomic_init, n, SG_ENGINE_JIT), 0);
+      assert_true(interpreted_atomics(build_lrsc, atomic_init, n, SG_ENGINE_INTERP) > 0);
     }
 }
 
