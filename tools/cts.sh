@@ -34,6 +34,11 @@ options:
                                     (program builds, waiting for the device,
                                     SoftGPU's simulation): profile.tsv, through
                                     bench/'s libsg_cl_time.so
+  --user-caches                     keep the platforms' own program caches
+                                    (default: each platform's cache starts
+                                    empty under --out/cache, so that no
+                                    platform's builds come from an earlier
+                                    run and the others' do not)
 EOF
   exit 2
 }
@@ -52,6 +57,7 @@ binary_budget=120
 subtest_budget=30
 out=""
 profile=0
+user_caches=0
 while [ $# -gt 0 ]; do
   case $1 in
   --platform) platform=$2; shift 2 ;;
@@ -60,6 +66,7 @@ while [ $# -gt 0 ]; do
   --subtest-budget) subtest_budget=$2; shift 2 ;;
   --out) out=$2; shift 2 ;;
   --profile) profile=1; shift ;;
+  --user-caches) user_caches=1; shift ;;
   -h | --help) usage ;;
   -*) echo "cts.sh: unknown option $1" >&2; usage ;;
   *) break ;;
@@ -103,6 +110,13 @@ for l in $labels; do
   mkdir -p "$(dir_of "$l")/logs"
   : >"$(dir_of "$l")/results.tsv"
 done
+# A program cache warm from earlier runs makes a platform's builds look
+# free (SoftGPU's cache dies with each rebuild of the library, PoCL's
+# lives on): each starts empty and fills as its sub-tests build.
+if [ $user_caches = 0 ]; then
+  rm -rf "$out/cache"
+  for l in $labels; do mkdir -p "$out/cache/$l"; done
+fi
 if [ $profile = 1 ]; then
   cl_time=$sgbuild/bench/libsg_cl_time.so
   [ -f "$cl_time" ] || { echo "cts.sh: --profile needs $cl_time (build SoftGPU)" >&2; exit 2; }
@@ -190,6 +204,9 @@ run_one() { # label left_ms
   (
     cd "$dir"
     export OCL_ICD_VENDORS="$v"
+    if [ $user_caches = 0 ]; then
+      export SOFTGPU_CACHE_DIR="$out/cache/$l" POCL_CACHE_DIR="$out/cache/$l"
+    fi
     preload=""
     if [ $profile = 1 ]; then
       preload=LD_PRELOAD=$cl_time
