@@ -474,6 +474,8 @@ static void cta_start(struct sg_core *c, uint32_t s, const struct sg_cta_desc *c
   cs->last = &none;
   cs->index = cta->ctaid[0] +
               (uint64_t)cta->nctaid[0] * (cta->ctaid[1] + (uint64_t)cta->nctaid[1] * cta->ctaid[2]);
+  for (int d = 0; d < 2; d++) /* (ntid >= 1: cta_valid) */
+    cs->ntid_recip[d] = (uint32_t)(((1ull << 31) + cta->ntid[d] - 1) / cta->ntid[d]);
   cs->insns = cs->jit_counted = 0;
   cs->slot = s;
   cs->first_warp = first;

@@ -1074,20 +1074,21 @@ static LLVMValueRef desc_field(struct gen *g, size_t at, LLVMTypeRef t) {
   return load_at(g, d, at, t);
 }
 
-/* a / n for lanes a and a divisor every lane shares, both small (a * n <
+/* a / n for lanes a and a divisor n every lane shares, both small (a * n <
  * 2^31: thread numbers and work-group sizes): (a * m) >> 31 with m =
- * ceil(2^31 / n), one 32 x 32-bit multiply per lane. It is exact: with m =
- * (2^31 + e) / n, 0 <= e < n, the error a * e / (n * 2^31) stays below 1 / n,
- * the least distance from a / n to the next integer above it. */
+ * ceil(2^31 / n) (the CTA slot's ntid_recip, worked out once per CTA), one
+ * 32 x 32-bit multiply per lane. It is exact: with m = (2^31 + e) / n,
+ * 0 <= e < n, the error a * e / (n * 2^31) stays below 1 / n, the least
+ * distance from a / n to the next integer above it. */
 _Static_assert((uint64_t)(SG_MAX_CTA_THREADS + SG_MAX_WARP_SIZE) * SG_MAX_CTA_THREADS < 1ull << 31,
                "thread numbers and group sizes in small_quotient's range");
-static LLVMValueRef small_quotient(struct gen *g, LLVMValueRef a, LLVMValueRef n) {
+static LLVMValueRef small_quotient(struct gen *g, LLVMValueRef a, unsigned d) {
   LLVMBuilderRef b = g->b;
-  n = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, n, c64(g, 0), ""), c64(g, 1), n, "");
-  LLVMValueRef m = LLVMBuildUDiv(b, LLVMBuildAdd(b, n, c64(g, (1ull << 31) - 1), ""), n, "");
+  LLVMValueRef cs = load_at(g, g->warp, offsetof(struct sg_warp, cta), g->ptr);
+  LLVMValueRef m = load_at(g, cs, offsetof(struct sg_cta_slot, ntid_recip) + 4 * d, g->i32);
+  m = LLVMBuildZExt(b, m, g->i64, "");
   LLVMValueRef low = s64(g, 0xffffffffull); /* (both below 2^32: a pmuludq) */
-  LLVMValueRef p = LLVMBuildMul(b, LLVMBuildAnd(b, a, low, ""),
-                                LLVMBuildAnd(b, vsplat(g, g->vi64, m), low, ""), "");
+  LLVMValueRef p = LLVMBuildMul(b, LLVMBuildAnd(b, a, low, ""), vsplat(g, g->vi64, m), "");
   return LLVMBuildLShr(b, p, s64(g, 31), "");
 }
 
@@ -1130,13 +1131,13 @@ static void gen_csr(struct gen *g, const struct sg_uop *u) {
     LLVMValueRef n1 = LLVMBuildZExt(
         b, desc_field(g, offsetof(struct sg_cta_desc, ntid) + 4, g->i32), g->i64, "");
     LLVMValueRef v0 = vsplat(g, g->vi64, n0), v1 = vsplat(g, g->vi64, n1);
-    LLVMValueRef q = small_quotient(g, t, n0);
+    LLVMValueRef q = small_quotient(g, t, 0);
     if (csr == SG_CSR_TID_X)
       v = LLVMBuildSub(b, t, LLVMBuildMul(b, q, v0, ""), "");
     else if (csr == SG_CSR_TID_Y)
-      v = LLVMBuildSub(b, q, LLVMBuildMul(b, small_quotient(g, q, n1), v1, ""), "");
+      v = LLVMBuildSub(b, q, LLVMBuildMul(b, small_quotient(g, q, 1), v1, ""), "");
     else
-      v = small_quotient(g, q, n1);
+      v = small_quotient(g, q, 1);
     break;
   }
   default: { /* a CSR the translator has no shortcut for: the interpreter's value */

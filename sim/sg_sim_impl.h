@@ -206,6 +206,8 @@ struct sg_cta_slot {
    * every access. */
   const struct sg_region *hit[SG_JIT_SLOTS];
   uint64_t index;               /* linear CTA index */
+  uint32_t ntid_recip[2];       /* ceil(2^31 / ntid[d]), d = x, y: local ids without a
+                                 * division in translated blocks (sg_jit.c) */
   uint64_t insns;               /* warp instructions it ran (watchdog, CSR cycle) */
   uint64_t jit_counted;         /* of those, how many counted toward translation */
   uint32_t slot;                /* its number on the core: its barrier's id */
