@@ -717,6 +717,13 @@ static void on_mark(struct warp_state *w, const struct sg_insn_record *r) {
   }
 }
 
+/* The lanes of mask ran sg.exit. */
+static void lanes_exit(struct warp_state *w, uint64_t mask) {
+  for (uint64_t m = mask; m; m &= m - 1)
+    w->left_full[__builtin_ctzll(m)] = w->full_time;
+  w->live &= ~mask;
+}
+
 static void on_insn(struct sg_hook *h, const struct sg_insn_record *r) {
   struct sg_races *k = (struct sg_races *)h;
   if (!k->desc || r->warp >= k->desc->num_warps)
@@ -725,11 +732,7 @@ static void on_insn(struct sg_hook *h, const struct sg_insn_record *r) {
   if (r->mask == w->live)
     w->full_time = (uint32_t)r->time;
   switch (r->uop->op) {
-  case SG_OP_SG_EXIT:
-    for (uint64_t m = r->mask; m; m &= m - 1)
-      w->left_full[__builtin_ctzll(m)] = w->full_time;
-    w->live &= ~r->mask;
-    return;
+  case SG_OP_SG_EXIT: lanes_exit(w, r->mask); return;
   case SG_OP_SG_BARRIER:
     for (uint64_t m = r->mask; m; m &= m - 1)
       k->pending |= (uint32_t)r->data[__builtin_ctzll(m)];
@@ -792,6 +795,8 @@ static void block_leave(struct sg_hook *h, uint32_t ran, const struct sg_block_l
   }
   if (k->block.mask == w->live)
     w->full_time = (uint32_t)(t0 + ran - 1);
+  if (k->block.uops[ran - 1].op == SG_OP_SG_EXIT) /* (a block's last) */
+    lanes_exit(w, k->block.mask);
 }
 
 static const struct sg_block_ops block_ops = {

@@ -59,6 +59,11 @@ struct sg_sync {
   bool have_flags, flags_reported;
   uint64_t flags, flags_pc;
   uint32_t flags_thread;
+  struct { /* the translated block running (block_enter) */
+    uint32_t warp;
+    uint64_t mask;
+    const struct sg_uop *uops;
+  } block;
 };
 
 static const char *ordinal(uint64_t n, char *buf, size_t len) {
@@ -399,18 +404,23 @@ static void on_event(struct sg_hook *h, const struct sg_event *e) {
   }
 }
 
-/* Blocks hold none of the instructions this checker looks at (barriers,
- * marks, exits) but memory accesses, which matter only while an async copy
- * is in flight: then the interpreter runs them, with their records. */
+/* Of the instructions this checker looks at, blocks hold memory accesses,
+ * which matter only while an async copy is in flight (then the interpreter
+ * runs them, with their records), and sg.exit as their last. */
 static const struct sg_block_limit *block_enter(struct sg_hook *h, uint32_t warp, uint64_t pc,
                                                 const struct sg_uop *uops, uint32_t len,
                                                 uint64_t time, uint64_t mask) {
-  (void)warp, (void)pc, (void)uops, (void)len, (void)time, (void)mask;
-  return ((struct sg_sync *)h)->ncopies ? NULL : sg_block_unlimited;
+  struct sg_sync *s = (struct sg_sync *)h;
+  (void)pc, (void)len, (void)time;
+  s->block.warp = warp, s->block.mask = mask, s->block.uops = uops;
+  return s->ncopies ? NULL : sg_block_unlimited;
 }
 
 static void block_leave(struct sg_hook *h, uint32_t ran, const struct sg_block_log *log) {
-  (void)h, (void)ran, (void)log;
+  struct sg_sync *s = (struct sg_sync *)h;
+  (void)log;
+  if (ran && s->desc && s->block.warp < s->nwarps && s->block.uops[ran - 1].op == SG_OP_SG_EXIT)
+    s->warps[s->block.warp].live &= ~s->block.mask;
 }
 
 static const struct sg_block_ops block_ops = {.enter = block_enter, .leave = block_leave};

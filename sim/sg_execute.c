@@ -904,6 +904,10 @@ reload:
             FAULT();
         }
         skip_jit = k < e->len;
+        if (!skip_jit && code->uops[idx + k - 1].op == SG_OP_SG_EXIT) {
+          w->exited |= mask;
+          goto exited;
+        }
         if (!skip_jit && pc == rpc && frame == rframe) { /* blocks end at reconvergence points */
           PARK(pc);
           goto reload;
@@ -1159,11 +1163,14 @@ reload:
     vmcase(SG_EXIT)  /* active lanes finish */
       w->exited |= mask;
       EMIT();
+      pc = npc;
+      /* (a block that ended with sg.exit goes on here) */
+    exited:
       if (!lp && !(w->lanes & ~w->exited)) { /* the last ones: the policy has nothing to settle */
         st = SG_WARP_DONE;
         goto out;
       }
-      PARK(npc);
+      PARK(pc);
       goto reload;
     vmcase(SG_VOTE_ANY) { /* rd = OR over active lanes of (rs1 != 0) */
       uint64_t v = 0;

@@ -68,7 +68,7 @@ struct sg_jit {
 
 /* ---- Which instructions a block holds ----------------------------------- */
 
-enum kind { K_NONE, K_ALU, K_FP, K_FCMP, K_LOAD, K_STORE, K_AMO, K_CSR, K_BRANCH, K_JUMP };
+enum kind { K_NONE, K_ALU, K_FP, K_FCMP, K_LOAD, K_STORE, K_AMO, K_CSR, K_BRANCH, K_JUMP, K_EXIT };
 
 static bool fp_rm_ok(const struct sg_uop *u) { return u->rm == SG_RNE || u->rm == SG_RM_DYN; }
 
@@ -117,6 +117,8 @@ static enum kind kind_of(const struct sg_code *code, const struct sg_uop *u) {
     return K_BRANCH; /* ends its block; the block leaves a divergent one to the interpreter */
   case SG_OP_JAL:
     return u->rd == SG_XSINK ? K_JUMP : K_NONE; /* a jump, not a call */
+  case SG_OP_SG_EXIT: /* ends its block; the caller retires the lanes */
+    return K_EXIT;
   case SG_OP_CSRRS: case SG_OP_CSRRC: case SG_OP_CSRRSI: case SG_OP_CSRRCI: {
     /* plain reads of the SIMT CSRs (their values do not change in a block) */
     unsigned csr = (unsigned)u->imm;
@@ -1255,6 +1257,9 @@ static void gen_block(struct gen *g, const struct sg_code *code, size_t first, u
       flush(g, g->first + i);
       LLVMBuildRet(g->b, c32(g, (i + 1) | SG_JIT_TAKEN));
       return;
+    case K_EXIT: /* (the lanes' registers live on past it only for the other paths) */
+      ret_at(g, i + 1, 0);
+      return;
     case K_NONE: break;
     }
     if (same) {
@@ -1448,8 +1453,10 @@ static bool translate(const struct sg_code *code, struct sg_jit *j, size_t e, ch
   uint32_t blocks = 0;
   for (size_t i = 0; i < code->n;) {
     uint32_t len = 0;
+    /* (an sg.exit alone is no block: entering one costs the consumers as
+     * much as its record) */
     while (i + len < code->n && len < SG_BLOCK_MAX && kind_of(code, &code->uops[i + len]) != K_NONE &&
-           (len == 0 || !lead[i + len]))
+           (len == 0 ? code->uops[i].op != SG_OP_SG_EXIT : !lead[i + len]))
       len++;
     if (len >= 1 && lead[i] && reach[i] && !j->t.entry[i].len) {
       char name[32];

@@ -45,7 +45,8 @@ struct sg_warp;
  * path, or a consumer's limit stops it: lim, NULL when no consumer is
  * attached; sg_block_ops), with
  * SG_JIT_TAKEN when its last instruction is a branch or jump it took (a
- * branch the lanes disagree on is left to the interpreter). dyn_rm: it
+ * branch the lanes disagree on is left to the interpreter); a block that
+ * ends with sg.exit leaves retiring the lanes to its caller. dyn_rm: it
  * holds FP arithmetic with the dynamic rounding mode, so it runs only while
  * every lane's frm is round-to-nearest. */
 #define SG_JIT_TAKEN 0x80000000u /* a block's count: it ended with a branch taken */

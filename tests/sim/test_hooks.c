@@ -327,7 +327,7 @@ static const struct sg_block_limit *follow_enter(struct sg_hook *self, uint32_t 
   struct follower *f = (struct follower *)self;
   (void)time, (void)mask;
   assert_int_equal(pc, CODE_BASE);
-  assert_int_equal(len, 6);
+  assert_int_equal(len, 7); /* the exit included */
   assert_int_equal(uops[3].op, SG_OP_SW);
   assert_int_equal(warp, f->enters);
   f->enters++;
@@ -352,8 +352,8 @@ static void follow_insn(struct sg_hook *self, const struct sg_insn_record *r) {
 static const struct sg_block_ops follow_ops = {
     .enter = follow_enter, .note = follow_note, .leave = follow_leave};
 
-/* Machine m's program for the block consumers: one block of six
- * instructions (two stores) and the exit. */
+/* Machine m's program for the block consumers: one block of seven
+ * instructions, two stores and the exit. */
 static struct sg_code *two_stores(struct machine *m, struct prog *p) {
   prog_init(p);
   emit(p, CSRR(S0, SG_CSR_TIDLIN)); /* 0 */
@@ -416,12 +416,12 @@ static void test_block_consumer(void **state) {
         assert_int_equal(f[i].nrec, 2 * 7);
       }
     } else {
-      /* Warp 0's block ran through; warp 1's stopped before word 5, which
-       * the interpreter ran with its record. Word 3 was noted with each
-       * warp's addresses. */
+      /* Warp 0's block ran through, its exit included; warp 1's stopped
+       * before word 5, which the interpreter ran with its record, and the
+       * exit after it. Word 3 was noted with each warp's addresses. */
       assert_int_equal(f[0].enters, 2);
       assert_int_equal(f[0].leaves, 2);
-      assert_int_equal(f[0].ran[0], 6);
+      assert_int_equal(f[0].ran[0], 7);
       assert_int_equal(f[0].ran[1], 5);
       assert_int_equal(f[0].notes, 2);
       for (unsigned w = 0; w < 2; w++) {
@@ -433,12 +433,11 @@ static void test_block_consumer(void **state) {
         assert_int_equal(a->first, DATA_BASE + 16 * w);
         assert_int_equal(a->hi, DATA_BASE + 16 * w + 12);
       }
-      assert_int_equal(f[0].nrec, 3);
-      assert_int_equal(f[0].rec_pc[0], CODE_BASE + 6 * 4); /* warp 0's exit */
-      assert_int_equal(f[0].rec_warp[0], 0);
-      assert_int_equal(f[0].rec_pc[1], CODE_BASE + 5 * 4);
+      assert_int_equal(f[0].nrec, 2);
+      assert_int_equal(f[0].rec_pc[0], CODE_BASE + 5 * 4);
+      assert_int_equal(f[0].rec_warp[0], 1);
+      assert_int_equal(f[0].rec_pc[1], CODE_BASE + 6 * 4); /* warp 1's exit */
       assert_int_equal(f[0].rec_warp[1], 1);
-      assert_int_equal(f[0].rec_pc[2], CODE_BASE + 6 * 4);
     }
     sg_core_destroy(core);
     sg_code_destroy(code);
@@ -504,7 +503,7 @@ static void test_block_log(void **state) {
   }
   assert_int_equal(g.enters, 2);
   assert_int_equal(g.leaves, 2);
-  assert_int_equal(g.ran, 6 + 5);
+  assert_int_equal(g.ran, 7 + 5);
   /* warp 0: words 3 and 5; warp 1: word 3 (the interpreter ran its 5) */
   assert_int_equal(g.naccess, 3);
   const unsigned index[3] = {3, 5, 3}, first[3] = {0, 0, 4};
@@ -519,7 +518,7 @@ static void test_block_log(void **state) {
       assert_int_equal(a->data[l] & 0xffffffffu, t + plus[i]);
     }
   }
-  assert_int_equal(f.nrec, 3); /* warp 1's word 5, and the two exits */
+  assert_int_equal(f.nrec, 2); /* warp 1's word 5 and its exit */
   sg_core_destroy(core);
   sg_code_destroy(code);
   machine_free(m);
@@ -551,8 +550,8 @@ static void test_partial_warp_blocks(void **state) {
       assert_int_equal(g.enters, 2);
       assert_int_equal(g.mask[0], 0xf);
       assert_int_equal(g.mask[1], 0x3);
-      assert_int_equal(g.ran, 2 * 6); /* both blocks ran through */
-      assert_int_equal(g.nrec, 2);     /* the exits */
+      assert_int_equal(g.ran, 2 * 7); /* both blocks ran through, exits included */
+      assert_int_equal(g.nrec, 0);
       assert_int_equal(g.naccess, 4);
       const struct sg_block_mem *a = &g.access[3]; /* warp 1's second store */
       assert_int_equal(a->index, 5);
@@ -570,8 +569,8 @@ static void test_partial_warp_blocks(void **state) {
 }
 
 /* Straight-line code longer than one translated block holds runs in
- * blocks from end to end: a consumer that follows blocks sees every
- * instruction but the exit in them, and the interpreter runs only the exit. */
+ * blocks from end to end, its exit included: a consumer that follows
+ * blocks sees every instruction in them, and no record. */
 #define CHAIN 1200
 static void test_long_straight_line(void **state) {
   (void)state;
@@ -597,12 +596,10 @@ static void test_long_straight_line(void **state) {
   assert_int_equal(sg_core_run_cta(core, code, &m->cta, &m->map, &m->findings, &m->fault), SG_OK);
   for (unsigned t = 0; t < 8; t++)
     assert_int_equal(data32(m, t), t + CHAIN);
-  /* each warp: everything before its exit in blocks, more than one */
-  assert_int_equal(c.ran, 2 * (p.n - 1));
+  /* each warp: all of it in blocks, more than one */
+  assert_int_equal(c.ran, 2 * p.n);
   assert_true(c.enters > 2);
-  assert_int_equal(c.nrec, 2);
-  assert_int_equal(c.rec_pc[0], CODE_BASE + 4 * (p.n - 1));
-  assert_int_equal(c.rec_pc[1], CODE_BASE + 4 * (p.n - 1));
+  assert_int_equal(c.nrec, 0);
   sg_core_destroy(core);
   sg_code_destroy(code);
   machine_free(m);
