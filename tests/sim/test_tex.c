@@ -191,6 +191,54 @@ static void test_store(void **state) {
   machine_free(m);
 }
 
+/* Every 8-bit value of the normalized types reads as the environment
+ * spec's conversion gives it: UNORM c / 255, SNORM max(-1, c / 127), and
+ * through every channel of an RGBA texel. */
+static void test_norm8_values(void **state) {
+  (void)state;
+  static const struct {
+    uint32_t type;
+    bool snorm;
+  } types[] = {{SG_TEX_TYPE_UNORM_INT8, false}, {SG_TEX_TYPE_SNORM_INT8, true}};
+  for (size_t k = 0; k < sizeof types / sizeof types[0]; k++)
+    for (unsigned y = 0; y < 4; y++) { /* texels of 16 lanes x 4 rows x 4 channels: 256 */
+      struct machine *m = machine_new(16, 4);
+      struct sg_tex_desc d = {.base = DATA_BASE + TEXELS,
+                              .row_pitch = ROW,
+                              .slice_pitch = 4 * ROW,
+                              .width = 16,
+                              .height = 4,
+                              .depth = 1,
+                              .layers = 1,
+                              .geometry = SG_TEX_GEOM_2D,
+                              .format = types[k].type | SG_TEX_ORDER_RGBA << 8};
+      memcpy(m->data + DESC, &d, sizeof d);
+      for (unsigned v = 0; v < 256; v++)
+        m->data[TEXELS + v] = (uint8_t)v; /* rows of 64 bytes: texel (x, y) at 64y + 4x */
+      for (unsigned l = 0; l < 16; l++)
+        put64(m, COORDS + 16 * l, l | (uint64_t)y << 32);
+      struct prog p; /* as program(), by work-item: four warps of four */
+      prog_init(&p);
+      emit(&p, CSRR(T0, SG_CSR_TIDLIN));
+      emit(&p, SLLI(T1, T0, 4));
+      emit(&p, ADD(T1, T1, A0));
+      emit(&p, LD(A2, COORDS, T1));
+      emit(&p, tex(SG_OP_TEX_LOAD, SG_TEX_KIND_FLOAT, A6, A0, A2, 0));
+      emit(&p, SD(A6, RESULTS, T1));
+      emit(&p, SD(A7, RESULTS + 8, T1));
+      emit(&p, SG_EXIT);
+      assert_int_equal(run(m, &p), SG_OK);
+      for (unsigned l = 0; l < 16; l++)
+        for (unsigned c = 0; c < 4; c++) {
+          unsigned v = 64 * y + 4 * l + c;
+          float want = types[k].snorm ? fmaxf(-1.0f, (float)(int8_t)v / 127.0f) : (float)v / 255.0f;
+          if (memcmp(&(float){result(m, l, c)}, &want, 4))
+            fail_msg("type %u, byte %u: read %a, not %a", types[k].type, v, result(m, l, c), want);
+        }
+      machine_free(m);
+    }
+}
+
 /* A sampler-less read outside the image: the border, a finding, no
  * access; and the result pair may be the coordinate pair. */
 static void test_load_outside(void **state) {
@@ -247,9 +295,8 @@ static void test_bad_descriptor(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_bilinear_record),
-      cmocka_unit_test(test_store),
-      cmocka_unit_test(test_load_outside),
+      cmocka_unit_test(test_bilinear_record), cmocka_unit_test(test_store),
+      cmocka_unit_test(test_norm8_values),    cmocka_unit_test(test_load_outside),
       cmocka_unit_test(test_bad_descriptor),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
