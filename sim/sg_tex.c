@@ -172,13 +172,16 @@ static int64_t rne(double v) {
   return (int64_t)r;
 }
 
-/* f(x) = max(lo, min(hi, scale * x)), rounded to nearest even; NaN -> 0. */
-static uint32_t to_norm(float x, double scale, double lo, double hi) {
+/* f(x) = max(0, min(n, n * x)), rounded to nearest even; NaN -> 0. (n * x
+ * is exact in a double; from 0 up, the conversion's truncation is floor.) */
+static uint32_t to_norm(float x, double n) {
   if (x != x)
     return 0;
-  double v = (double)x * scale;
-  v = v < lo ? lo : v > hi ? hi : v;
-  return (uint32_t)rne(v);
+  double v = (double)x * n;
+  v = v < 0 ? 0 : v > n ? n : v;
+  uint32_t r = (uint32_t)v;
+  double d = v - r;
+  return r + (d > 0.5 || (d == 0.5 && (r & 1)));
 }
 
 static float srgb_to_linear(float r) {
@@ -312,8 +315,8 @@ static void write_channel(const struct image *im, uint8_t *p, uint32_t v) {
   int32_t s = (int32_t)v;
   uint32_t r;
   switch (im->type) {
-  case SG_TEX_TYPE_UNORM_INT8: r = to_norm(f, 255.0, 0, 255); break;
-  case SG_TEX_TYPE_UNORM_INT16: r = to_norm(f, 65535.0, 0, 65535); break;
+  case SG_TEX_TYPE_UNORM_INT8: r = to_norm(f, 255.0); break;
+  case SG_TEX_TYPE_UNORM_INT16: r = to_norm(f, 65535.0); break;
   case SG_TEX_TYPE_SNORM_INT8:
     r = (uint32_t)(f != f ? 0 : rne(fmax(-128, fmin(127, 127.0 * f))));
     break;
@@ -341,18 +344,17 @@ static void write_texel(const struct image *im, uint8_t *p, const uint32_t in[4]
     float r = bitsf(c[0]), g = bitsf(c[1]), b = bitsf(c[2]);
     switch (im->type) {
     case SG_TEX_TYPE_UNORM_SHORT_565:
-      v = to_norm(r, 31, 0, 31) << 11 | to_norm(g, 63, 0, 63) << 5 | to_norm(b, 31, 0, 31);
+      v = to_norm(r, 31) << 11 | to_norm(g, 63) << 5 | to_norm(b, 31);
       break;
     case SG_TEX_TYPE_UNORM_SHORT_555:
-      v = to_norm(r, 31, 0, 31) << 10 | to_norm(g, 31, 0, 31) << 5 | to_norm(b, 31, 0, 31);
+      v = to_norm(r, 31) << 10 | to_norm(g, 31) << 5 | to_norm(b, 31);
       break;
     case SG_TEX_TYPE_UNORM_INT_101010:
-      v = to_norm(r, 1023, 0, 1023) << 20 | to_norm(g, 1023, 0, 1023) << 10 |
-          to_norm(b, 1023, 0, 1023);
+      v = to_norm(r, 1023) << 20 | to_norm(g, 1023) << 10 | to_norm(b, 1023);
       break;
     default: /* UNORM_INT_101010_2 */
-      v = to_norm(r, 1023, 0, 1023) << 22 | to_norm(g, 1023, 0, 1023) << 12 |
-          to_norm(b, 1023, 0, 1023) << 2 | to_norm(bitsf(c[3]), 3, 0, 3);
+      v = to_norm(r, 1023) << 22 | to_norm(g, 1023) << 12 | to_norm(b, 1023) << 2 |
+          to_norm(bitsf(c[3]), 3);
       break;
     }
     store_le(p, v, im->elem);
