@@ -1257,7 +1257,7 @@ static void gen_block(struct gen *g, const struct sg_code *code, size_t first, u
       flush(g, g->first + i);
       LLVMBuildRet(g->b, c32(g, (i + 1) | SG_JIT_TAKEN));
       return;
-    case K_EXIT: /* (the lanes' registers live on past it only for the other paths) */
+    case K_EXIT: /* (the lanes' registers stored as at any block's end) */
       ret_at(g, i + 1, 0);
       return;
     case K_NONE: break;

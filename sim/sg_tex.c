@@ -163,25 +163,22 @@ static uint16_t float_to_half(float f) {
   return sign | (uint16_t)h;
 }
 
-/* round_to_nearest_even of a finite value already clamped to the type
- * (so r is a small integer: its parity is that of its conversion). */
+/* round_to_nearest_even of a finite value already clamped to the type (a
+ * small integer's range: floor is the truncation, one less below zero). */
 static int64_t rne(double v) {
-  double r = floor(v), d = v - r;
-  if (d > 0.5 || (d == 0.5 && ((int64_t)r & 1)))
-    r += 1.0;
-  return (int64_t)r;
+  int64_t r = (int64_t)v;
+  r -= (double)r > v;
+  double d = v - (double)r;
+  return r + (d > 0.5 || (d == 0.5 && (r & 1)));
 }
 
-/* f(x) = max(0, min(n, n * x)), rounded to nearest even; NaN -> 0. (n * x
- * is exact in a double; from 0 up, the conversion's truncation is floor.) */
+/* f(x) = max(0, min(n, n * x)), rounded to nearest even; NaN -> 0 (n * x is
+ * exact in a double). */
 static uint32_t to_norm(float x, double n) {
   if (x != x)
     return 0;
   double v = (double)x * n;
-  v = v < 0 ? 0 : v > n ? n : v;
-  uint32_t r = (uint32_t)v;
-  double d = v - r;
-  return r + (d > 0.5 || (d == 0.5 && (r & 1)));
+  return (uint32_t)rne(v < 0 ? 0 : v > n ? n : v);
 }
 
 static float srgb_to_linear(float r) {
